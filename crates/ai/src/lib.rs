@@ -1,0 +1,4 @@
+//! Tetris players: boards, features, placement search and evaluators.
+
+pub mod nes;
+pub mod standard;

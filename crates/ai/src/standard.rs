@@ -1,0 +1,1 @@
+//! Players for Standard Tetris.

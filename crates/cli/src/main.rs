@@ -1,0 +1,54 @@
+//! `playfield`: the one binary. Parsing and output only; the games and players live in the library
+//! crates.
+
+mod minijong;
+mod nes;
+mod standard;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Classic puzzle games, exactly as they were, and the AI players that play them.
+#[derive(Debug, Parser)]
+#[command(name = "playfield", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// NES Tetris (USA): replay movies, play, watch the AI.
+    #[command(subcommand)]
+    Nes(nes::Command),
+    /// Colin Fahey's Standard Tetris: watch, play, benchmark AI players.
+    #[command(subcommand)]
+    Standard(standard::Command),
+    /// Minijong, a tiny Mahjong solitaire: play, solve, statistics.
+    #[command(subcommand)]
+    Minijong(minijong::Command),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Nes(cmd)) => nes::run(cmd),
+        Some(Command::Standard(cmd)) => standard::run(cmd),
+        Some(Command::Minijong(cmd)) => minijong::run(cmd),
+        None => nes::run_default(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // A closed pipe (`playfield ... | head`) is not an error worth reporting.
+            if let Some(io) = err.downcast_ref::<std::io::Error>()
+                && io.kind() == std::io::ErrorKind::BrokenPipe
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Minijong: the seed's Mahjong solitaire, with a solver.

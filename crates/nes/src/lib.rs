@@ -1,0 +1,1 @@
+//! NES Tetris (USA), frame-exact.

@@ -1,0 +1,1 @@
+//! The real ROM in an embedded emulator (tetanes-core).

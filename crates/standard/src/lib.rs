@@ -1,0 +1,1 @@
+//! Colin Fahey's "Standard Tetris" rules.
