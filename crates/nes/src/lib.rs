@@ -1,1 +1,5 @@
 //! NES Tetris (USA), frame-exact.
+
+mod buttons;
+
+pub use buttons::Buttons;
