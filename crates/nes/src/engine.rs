@@ -1,0 +1,605 @@
+//! The engine: the game's RAM as named fields, the NMI handler, and the main loop as a resumable
+//! routine.
+//!
+//! The ROM runs a main loop that blocks, many times per frame's worth of code, in
+//! `updateAudioWaitForNmiAndResetOamStaging` and its siblings until the NMI handler has run. One call
+//! to [`Nes::step`] is one video frame: the NMI handler runs with the frame's buttons, then the main
+//! loop continues from the wait where it stopped ([`Wait`]) until it blocks again.
+
+use crate::buttons::Buttons;
+use crate::events::Events;
+use crate::player::PlayerVars;
+use crate::region::Region;
+use crate::tables::*;
+
+/// Where the main loop is blocked, waiting for the next NMI. Each variant names the routine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Wait {
+    /// Between power-on and the reset code's first NMI; counts frames down.
+    PowerOn(u16),
+    /// The three waits at the end of `initRam` (index 0-2).
+    InitRam(u8),
+    /// `@mainLoop`: `branchOnGameMode` returned with A equal to `gameModeState`.
+    MainLoop,
+    /// `updateAudioWaitForNmiAndDisablePpuRendering` before a screen is copied to the PPU.
+    LoadDisable(Screen),
+    /// The three waits after a screen is copied (index 0-2).
+    LoadAfter(Screen, u8),
+    /// `sleep_for_a_vblanks` on the legal screen.
+    LegalSleep,
+    /// `@waitForStartButton` on the legal screen (second phase).
+    LegalStart,
+    /// `@waitForStartButton` on the title screen.
+    TitleStart,
+    /// The game-type menu loop (`L830B`).
+    GameTypeMenu,
+    /// The level menu loop (`gameMode_levelMenu_processPlayer1Navigation`).
+    LevelMenu,
+    /// The wait inside `gameModeState_initGameState`.
+    InitGameState,
+    /// One B-type garbage row drawn (`typeBRows`).
+    TypeBRow,
+    /// The pause loop of `gameModeState_startButtonHandling`.
+    Pause,
+    /// The name entry loop of `highScoreEntryScreen`.
+    HighScoreEntry,
+    /// `highScoreEntryScreen` after Start: its last wait before returning.
+    HighScoreDone,
+    /// The wait in `gameModeState_handleGameOver` before the level menu.
+    GameOverReset,
+    /// A state the engine does not model; it stops here (the reason is in `Nes::unsupported`).
+    Unsupported,
+}
+
+/// The screens that are copied to the PPU with the NMI off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Screen {
+    Legal,
+    Title,
+    GameTypeMenu,
+    LevelMenu,
+    GameBackground,
+    HighScoreEntry,
+}
+
+/// The result of running a routine of the main loop: it either blocked in a wait, or returned to
+/// `@mainLoop` with this value in the accumulator (the loop waits when it equals `gameModeState`).
+pub(crate) enum Flow {
+    Wait(Wait),
+    Ret(u8),
+}
+
+/// NES Tetris (USA), frame-exact. Fields are the game's RAM variables, named as in the
+/// disassembly (TetrisNESDisasm) with their addresses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nes {
+    pub(crate) region: Region,
+    pub(crate) wait: Wait,
+    /// Frames in a row the NMI stays disabled while a screen is copied.
+    pub(crate) nmi_skip: u8,
+    pub(crate) frame: u64,
+    pub(crate) unsupported: Option<&'static str>,
+    pub(crate) events: Events,
+
+    /// `rng_seed` ($17-$18), as `$17 << 8 | $18`.
+    pub rng_seed: u16,
+    /// `spawnID` ($19): the last piece picked (orientation id).
+    pub spawn_id: u8,
+    /// `spawnCount` ($1A).
+    pub spawn_count: u8,
+    /// `verticalBlankingInterval` ($33).
+    pub vertical_blanking_interval: u8,
+    /// The active player's working copy ($40-$5F).
+    pub player: PlayerVars,
+    /// `player1_*` ($60-$7F).
+    pub player1: PlayerVars,
+    /// `player2_*` ($80-$9F).
+    pub player2: PlayerVars,
+    /// `outOfDateRenderFlags` ($A3).
+    pub out_of_date_render_flags: u8,
+    /// `twoPlayerPieceDelayCounter` ($A4).
+    pub two_player_piece_delay_counter: u8,
+    /// `twoPlayerPieceDelayPiece` ($A6).
+    pub two_player_piece_delay_piece: u8,
+    /// `gameModeState` ($A7).
+    pub game_mode_state: u8,
+    /// `generalCounter` ($A8).
+    pub general_counter: u8,
+    /// `generalCounter2` ($A9).
+    pub general_counter2: u8,
+    /// `selectingLevelOrHeight` ($AD).
+    pub selecting_level_or_height: u8,
+    /// `originalY` ($AE): scratch, and the level menu's level/height selection between frames.
+    pub original_y: u8,
+    /// `dropSpeed` ($AF).
+    pub drop_speed: u8,
+    /// `frameCounter` ($B1-$B2).
+    pub frame_counter: u16,
+    /// `newlyPressedButtons` ($B5): the active player's.
+    pub newly_pressed_buttons: u8,
+    /// `heldButtons` ($B6): the active player's.
+    pub held_buttons: u8,
+    /// `activePlayer` ($B7).
+    pub active_player: u8,
+    /// `allegro` ($BA).
+    pub allegro: u8,
+    /// `pendingGarbage` ($BB).
+    pub pending_garbage: u8,
+    /// `pendingGarbageInactivePlayer` ($BC).
+    pub pending_garbage_inactive_player: u8,
+    /// `renderMode` ($BD).
+    pub render_mode: u8,
+    /// `numberOfPlayers` ($BE).
+    pub number_of_players: u8,
+    /// `nextPiece` ($BF).
+    pub next_piece: u8,
+    /// `gameMode` ($C0): 0 legal, 1 title, 2 type menu, 3 level menu, 4 play, 5 demo, 6 start demo.
+    pub game_mode: u8,
+    /// `gameType` ($C1): 0 A-type, 1 B-type.
+    pub game_type: u8,
+    /// `musicType` ($C2): 0-3 (3 = off).
+    pub music_type: u8,
+    /// `sleepCounter` ($C3).
+    pub sleep_counter: u8,
+    /// `$D0`: the demo-recording flag (set to 0 by the title screen).
+    pub demo_recording: u8,
+    /// `highScoreEntryNameOffsetForLetter` ($D4).
+    pub high_score_entry_name_offset_for_letter: u8,
+    /// `highScoreEntryRawPos` ($D5).
+    pub high_score_entry_raw_pos: u8,
+    /// `highScoreEntryNameOffsetForRow` ($D6).
+    pub high_score_entry_name_offset_for_row: u8,
+    /// `highScoreEntryCurrentLetter` ($D7).
+    pub high_score_entry_current_letter: u8,
+    /// `lineClearStatsByType` ($D8-$DB): BCD counts of singles, doubles, triples, tetrises.
+    pub line_clear_stats_by_type: [u8; 4],
+    /// `displayNextPiece` ($DF): 0 shows the preview.
+    pub display_next_piece: u8,
+    /// `musicTrack` ($06F5).
+    pub music_track: u8,
+    /// `newlyPressedButtons_player1` ($F5).
+    pub newly_pressed_buttons_player1: u8,
+    /// `heldButtons_player1` ($F7).
+    pub held_buttons_player1: u8,
+    /// `statsByType` ($03F0-$03FD): BCD piece counts, two bytes per type T J Z O S L I.
+    pub stats_by_type: [u8; 14],
+    /// `playfield` ($0400): the whole page; cells 0-199 are the 10×20 field, the rest stays
+    /// `tileEmpty`, which is why rows −2 and −1 above the field are free for collisions.
+    pub playfield: [u8; 256],
+    /// `highScoreNames` ($0700).
+    pub high_score_names: [u8; 0x30],
+    /// `highScoreScoresA` ($0730) and `highScoreScoresB` ($073C), BCD.
+    pub high_score_scores: [u8; 0x18],
+    /// `highScoreLevels` ($0748).
+    pub high_score_levels: [u8; 8],
+    /// `initMagic` ($0750).
+    pub init_magic: [u8; 5],
+}
+
+/// `gameMode` values.
+pub mod game_mode {
+    /// The legal screen.
+    pub const LEGAL: u8 = 0;
+    /// The title screen.
+    pub const TITLE: u8 = 1;
+    /// The game-type menu.
+    pub const GAME_TYPE_MENU: u8 = 2;
+    /// The level menu.
+    pub const LEVEL_MENU: u8 = 3;
+    /// Playing (and the high-score screen that follows a game).
+    pub const PLAY: u8 = 4;
+    /// The demo.
+    pub const DEMO: u8 = 5;
+    /// Starting the demo.
+    pub const START_DEMO: u8 = 6;
+}
+
+/// `playState` values.
+pub mod play_state {
+    /// `playState_unassignOrientationId`: the game is over.
+    pub const GAME_OVER: u8 = 0;
+    /// `playState_playerControlsActiveTetrimino`.
+    pub const ACTIVE: u8 = 1;
+    /// `playState_lockTetrimino`.
+    pub const LOCK: u8 = 2;
+    /// `playState_checkForCompletedRows`.
+    pub const CHECK_ROWS: u8 = 3;
+    /// Line-clear animation (run by the NMI).
+    pub const LINE_CLEAR_ANIMATION: u8 = 4;
+    /// `playState_updateLinesAndStatistics`.
+    pub const UPDATE_LINES: u8 = 5;
+    /// `playState_bTypeGoalCheck`.
+    pub const B_TYPE_GOAL_CHECK: u8 = 6;
+    /// `playState_receiveGarbage`.
+    pub const RECEIVE_GARBAGE: u8 = 7;
+    /// `playState_spawnNextTetrimino`.
+    pub const SPAWN: u8 = 8;
+    /// `playState_updateGameOverCurtain`.
+    pub const CURTAIN: u8 = 10;
+}
+
+impl Nes {
+    /// The console switched on (NTSC). RAM starts zeroed, as in the reference emulator setup.
+    #[must_use]
+    pub fn power_on() -> Self {
+        Self::power_on_region(Region::Ntsc)
+    }
+
+    /// The console switched on, for a region. PAL cannot be checked against a ROM here.
+    #[must_use]
+    pub fn power_on_region(region: Region) -> Self {
+        Nes {
+            region,
+            wait: Wait::PowerOn(region.frames_before_first_nmi()),
+            nmi_skip: 0,
+            frame: 0,
+            unsupported: None,
+            events: Events::default(),
+            rng_seed: 0,
+            spawn_id: 0,
+            spawn_count: 0,
+            vertical_blanking_interval: 0,
+            player: PlayerVars::default(),
+            player1: PlayerVars::default(),
+            player2: PlayerVars::default(),
+            out_of_date_render_flags: 0,
+            two_player_piece_delay_counter: 0,
+            two_player_piece_delay_piece: 0,
+            game_mode_state: 0,
+            general_counter: 0,
+            general_counter2: 0,
+            selecting_level_or_height: 0,
+            original_y: 0,
+            drop_speed: 0,
+            frame_counter: 0,
+            newly_pressed_buttons: 0,
+            held_buttons: 0,
+            active_player: 0,
+            allegro: 0,
+            pending_garbage: 0,
+            pending_garbage_inactive_player: 0,
+            render_mode: 0,
+            number_of_players: 0,
+            next_piece: 0,
+            game_mode: 0,
+            game_type: 0,
+            music_type: 0,
+            sleep_counter: 0,
+            demo_recording: 0,
+            high_score_entry_name_offset_for_letter: 0,
+            high_score_entry_raw_pos: 0,
+            high_score_entry_name_offset_for_row: 0,
+            high_score_entry_current_letter: 0,
+            line_clear_stats_by_type: [0; 4],
+            display_next_piece: 0,
+            music_track: 0,
+            newly_pressed_buttons_player1: 0,
+            held_buttons_player1: 0,
+            stats_by_type: [0; 14],
+            playfield: [0; 256],
+            high_score_names: [0; 0x30],
+            high_score_scores: [0; 0x18],
+            high_score_levels: [0; 8],
+            init_magic: [0; 5],
+        }
+    }
+
+    /// Runs one video frame with these buttons held on gamepad 1 and returns what happened.
+    pub fn step(&mut self, buttons: Buttons) -> Events {
+        self.frame += 1;
+        self.events = Events::default();
+        let mode_before = self.game_mode;
+        match self.wait {
+            Wait::Unsupported => return self.events,
+            Wait::PowerOn(frames) => {
+                self.power_on_frame(frames);
+                return self.events;
+            }
+            _ => {}
+        }
+        if self.nmi_skip > 0 {
+            // The NMI is off while a screen is copied: no counters, no controller read.
+            self.nmi_skip -= 1;
+            return self.events;
+        }
+        self.nmi(buttons);
+        self.resume();
+        if self.game_mode != mode_before {
+            self.events.add(Events::MODE_CHANGE);
+        }
+        self.events
+    }
+
+    /// Frames stepped since power-on (input lines consumed).
+    #[must_use]
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// The region this console runs.
+    #[must_use]
+    pub fn region(&self) -> Region {
+        self.region
+    }
+
+    /// Why the engine stopped, if it reached a state it does not model exactly.
+    #[must_use]
+    pub fn unsupported(&self) -> Option<&'static str> {
+        self.unsupported
+    }
+
+    pub(crate) fn stop_unsupported(&mut self, why: &'static str) -> Flow {
+        self.unsupported = Some(why);
+        self.events.add(Events::UNSUPPORTED);
+        Flow::Wait(Wait::Unsupported)
+    }
+
+    fn power_on_frame(&mut self, frames: u16) {
+        // The reset code waits for two vblanks, clears RAM and the nametables with the NMI off.
+        // Which frame's end first shows the seeded RNG, and which frame the first NMI comes in,
+        // were measured in the reference emulator (see `Region::frames_before_first_nmi`).
+        if frames == self.region.frames_before_first_nmi() - self.region.frames_before_init() {
+            self.init_ram();
+        }
+        if frames > 1 {
+            self.wait = Wait::PowerOn(frames - 1);
+        } else {
+            self.wait = Wait::InitRam(0);
+        }
+    }
+
+    /// `initRam` on a cold boot: RAM pages $00-$06 are already zero at power-on; the high-score
+    /// table is written because `initMagic` is not yet set.
+    fn init_ram(&mut self) {
+        self.high_score_names = DEFAULT_HIGH_SCORE_NAMES;
+        self.high_score_scores = DEFAULT_HIGH_SCORE_SCORES;
+        self.high_score_levels = DEFAULT_HIGH_SCORE_LEVELS;
+        self.init_magic = [0x12, 0x34, 0x56, 0x78, 0x9A];
+        self.rng_seed = 0x8988;
+        // memset_page fills pages 4 and 5 with tileEmpty.
+        self.playfield = [TILE_EMPTY; 256];
+    }
+
+    /// The NMI handler (`nmi`).
+    fn nmi(&mut self, buttons: Buttons) {
+        self.render();
+        self.sleep_counter = self.sleep_counter.wrapping_sub(1);
+        if self.sleep_counter == 0xFF {
+            self.sleep_counter = 0;
+        }
+        self.frame_counter = self.frame_counter.wrapping_add(1);
+        self.rng_seed = next_rng(self.rng_seed);
+        self.vertical_blanking_interval = 1;
+        self.poll_controller_buttons(buttons);
+    }
+
+    /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here).
+    fn poll_controller_buttons(&mut self, buttons: Buttons) {
+        if self.game_mode == game_mode::DEMO {
+            // The demo replays buttons from a table in the ROM, which the engine does not ship.
+            self.stop_unsupported("the demo (title screen left idle) replays ROM data");
+            self.wait = Wait::Unsupported;
+            return;
+        }
+        let held = buttons.0;
+        self.newly_pressed_buttons_player1 = held & !self.held_buttons_player1;
+        self.held_buttons_player1 = held;
+    }
+
+    /// `render`: only the play screen and the high-score screen touch game state.
+    fn render(&mut self) {
+        match self.render_mode {
+            2 => {
+                if self.out_of_date_render_flags & 0x80 != 0 {
+                    self.out_of_date_render_flags = 0;
+                }
+            }
+            3 => self.render_mode_play_and_demo(),
+            4 => {
+                self.stop_unsupported("the ending animation");
+                self.wait = Wait::Unsupported;
+            }
+            _ => {}
+        }
+    }
+
+    /// `render_mode_play_and_demo` (player 1 only; the USA ROM has one player).
+    fn render_mode_play_and_demo(&mut self) {
+        if self.player1.play_state == play_state::LINE_CLEAR_ANIMATION {
+            self.player.row_y = self.player1.row_y;
+            self.player.completed_row = self.player1.completed_row;
+            self.player.play_state = self.player1.play_state;
+            self.update_line_clearing_animation();
+            self.player1.row_y = self.player.row_y;
+            self.player1.play_state = self.player.play_state;
+            self.player1.vram_row = 0;
+        } else {
+            let mut vram_row = self.player1.vram_row;
+            for _ in 0..4 {
+                // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
+                if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
+                    break;
+                }
+                vram_row = vram_row.wrapping_add(1);
+                if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
+                    vram_row = 0x20;
+                }
+            }
+            self.player.vram_row = vram_row;
+            self.player1.vram_row = vram_row;
+        }
+        // The lines, level, score and stats flags are cleared once drawn (one player).
+        self.out_of_date_render_flags &= !(0x01 | 0x02 | 0x04 | 0x40);
+    }
+
+    /// `updateLineClearingAnimation`: every fourth frame blanks one more column pair.
+    fn update_line_clearing_animation(&mut self) {
+        if self.frame_counter & 0x03 != 0 {
+            return;
+        }
+        self.player.row_y = self.player.row_y.wrapping_add(1);
+        if (self.player.row_y.wrapping_sub(5) as i8) >= 0 {
+            self.player.play_state = self.player.play_state.wrapping_add(1);
+        }
+    }
+
+    /// Continues the main loop from its wait until it blocks again.
+    fn resume(&mut self) {
+        let flow = match self.wait {
+            Wait::PowerOn(_) | Wait::Unsupported => return,
+            Wait::InitRam(i) => {
+                if i < 2 {
+                    Flow::Wait(Wait::InitRam(i + 1))
+                } else {
+                    self.game_mode_state = 0;
+                    self.game_mode = 0;
+                    self.number_of_players = 1;
+                    self.frame_counter &= 0x00FF;
+                    self.wait = Wait::MainLoop;
+                    Flow::Wait(self.main_loop())
+                }
+            }
+            Wait::MainLoop => {
+                self.check_for_demo_data_exhaustion();
+                Flow::Wait(self.main_loop())
+            }
+            Wait::LoadDisable(screen) => {
+                self.nmi_skip = self
+                    .region
+                    .nmis_missed_while_loading(screen, self.game_type);
+                Flow::Wait(Wait::LoadAfter(screen, 0))
+            }
+            Wait::LoadAfter(screen, i) => {
+                if i < 2 {
+                    Flow::Wait(Wait::LoadAfter(screen, i + 1))
+                } else {
+                    self.after_load(screen)
+                }
+            }
+            Wait::LegalSleep => self.legal_sleep(),
+            Wait::LegalStart => self.legal_start_waited(),
+            Wait::TitleStart => self.title_start(),
+            Wait::GameTypeMenu => self.game_type_menu_frame(),
+            Wait::LevelMenu => self.level_menu_frame(),
+            Wait::InitGameState => self.init_game_state_after_wait(),
+            Wait::TypeBRow => self.type_b_row_waited(),
+            Wait::Pause => self.pause_frame(),
+            Wait::HighScoreEntry => self.high_score_entry_frame(),
+            Wait::HighScoreDone => self.reset_game_state(),
+            Wait::GameOverReset => {
+                self.game_mode = game_mode::LEVEL_MENU;
+                Flow::Ret(0x03)
+            }
+        };
+        if self.wait == Wait::Unsupported {
+            return;
+        }
+        self.wait = match flow {
+            Flow::Wait(w) => w,
+            Flow::Ret(a) => self.after_branch(a),
+        };
+    }
+
+    /// `@mainLoop` after `branchOnGameMode` returned with `a`.
+    fn after_branch(&mut self, a: u8) -> Wait {
+        if a == self.game_mode_state {
+            return Wait::MainLoop;
+        }
+        self.check_for_demo_data_exhaustion();
+        self.main_loop()
+    }
+
+    /// `@mainLoop`: runs game-mode routines until one blocks or returns A == `gameModeState`.
+    fn main_loop(&mut self) -> Wait {
+        loop {
+            match self.branch_on_game_mode() {
+                Flow::Wait(w) => return w,
+                Flow::Ret(a) => {
+                    if a == self.game_mode_state {
+                        return Wait::MainLoop;
+                    }
+                    self.check_for_demo_data_exhaustion();
+                }
+            }
+        }
+    }
+
+    fn check_for_demo_data_exhaustion(&mut self) {
+        // Only the demo (game mode 5) reads its table; the engine stops before reaching it.
+    }
+
+    /// `branchOnGameMode`.
+    fn branch_on_game_mode(&mut self) -> Flow {
+        match self.game_mode {
+            game_mode::LEGAL => self.game_mode_legal_screen(),
+            game_mode::TITLE => self.game_mode_title_screen(),
+            game_mode::GAME_TYPE_MENU => self.game_mode_game_type_menu(),
+            game_mode::LEVEL_MENU => self.game_mode_level_menu(),
+            game_mode::PLAY | game_mode::DEMO => self.game_mode_play_and_ending_high_score(),
+            game_mode::START_DEMO => self.stop_unsupported("the demo replays ROM data"),
+            _ => self.stop_unsupported("gameMode above 6 jumps outside the dispatch table"),
+        }
+    }
+
+    /// What each screen does once it is on and its three waits are over.
+    fn after_load(&mut self, screen: Screen) -> Flow {
+        match screen {
+            Screen::Legal => {
+                self.sleep_counter = self.region.legal_sleep_time();
+                Flow::Wait(Wait::LegalSleep)
+            }
+            Screen::Title => {
+                self.frame_counter &= 0x00FF;
+                Flow::Wait(Wait::TitleStart)
+            }
+            Screen::GameTypeMenu => {
+                self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
+                self.game_type_menu_frame()
+            }
+            Screen::LevelMenu => {
+                self.original_y = 0;
+                self.drop_speed = 0;
+                while self.player1.start_level >= 10 {
+                    self.player1.start_level -= 10;
+                }
+                self.level_menu_frame()
+            }
+            Screen::GameBackground => {
+                self.player1.play_state = 1;
+                self.player2.play_state = 1;
+                self.player1.level_number = self.player1.start_level;
+                self.player2.level_number = self.player2.start_level;
+                self.game_mode_state += 1;
+                Flow::Ret(self.player2.start_level)
+            }
+            Screen::HighScoreEntry => self.high_score_entry_start(),
+        }
+    }
+
+    /// `setMusicTrack`: returns what the routine leaves in A.
+    pub(crate) fn set_music_track(&mut self, track: u8) -> u8 {
+        self.music_track = track;
+        if self.game_mode == game_mode::DEMO {
+            self.music_track = 0xFF;
+            return 0xFF;
+        }
+        self.game_mode
+    }
+
+    /// `generateNextPseudorandomNumber` on `rng_seed`.
+    pub(crate) fn step_rng(&mut self) {
+        self.rng_seed = next_rng(self.rng_seed);
+    }
+
+    /// `rng_seed` ($17), the byte the game's random choices read.
+    pub(crate) fn rng_high(&self) -> u8 {
+        (self.rng_seed >> 8) as u8
+    }
+}
+
+/// `generateNextPseudorandomNumber`: a 16-bit Fibonacci LFSR, bit 1 XOR bit 9 shifted in on top.
+#[must_use]
+pub const fn next_rng(seed: u16) -> u16 {
+    let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
+    (feedback << 15) | (seed >> 1)
+}

@@ -1,0 +1,44 @@
+//! What one frame did, for AIs and UIs that react to the game rather than poll it.
+
+/// Things that happened during one `step`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Events {
+    bits: u16,
+    /// Lines cleared by the lock whose clear was scored this frame (0-4).
+    pub lines_cleared: u8,
+}
+
+impl Events {
+    /// A piece spawned (`playState_spawnNextTetrimino`).
+    pub const SPAWN: u16 = 1 << 0;
+    /// A piece locked into the playfield (`playState_lockTetrimino`).
+    pub const LOCK: u16 = 1 << 1;
+    /// Lines were cleared and scored (`playState_updateLinesAndStatistics`); see `lines_cleared`.
+    pub const LINES_CLEARED: u16 = 1 << 2;
+    /// `levelNumber` went up.
+    pub const LEVEL_UP: u16 = 1 << 3;
+    /// The game ended: a new piece overlapped the stack and the curtain starts.
+    pub const TOP_OUT: u16 = 1 << 4;
+    /// `gameMode` changed.
+    pub const MODE_CHANGE: u16 = 1 << 5;
+    /// A B-type game reached its 25 lines.
+    pub const B_TYPE_GOAL: u16 = 1 << 6;
+    /// The engine reached a state it does not model exactly and stopped (see `Nes::unsupported`).
+    pub const UNSUPPORTED: u16 = 1 << 7;
+
+    /// True when the event `flag` (one of the constants) happened.
+    #[must_use]
+    pub const fn has(self, flag: u16) -> bool {
+        self.bits & flag != 0
+    }
+
+    /// True when nothing happened.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.bits == 0
+    }
+
+    pub(crate) fn add(&mut self, flag: u16) {
+        self.bits |= flag;
+    }
+}

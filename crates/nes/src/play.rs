@@ -1,0 +1,717 @@
+//! `gameMode_playAndEndingHighScore`: the game states run once per frame during play.
+
+use crate::buttons::Buttons;
+use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
+use crate::events::Events;
+use crate::tables::*;
+
+impl Nes {
+    /// `gameMode_playAndEndingHighScore`: dispatch on `gameModeState`.
+    pub(crate) fn game_mode_play_and_ending_high_score(&mut self) -> Flow {
+        match self.game_mode_state {
+            0 => Flow::Wait(Wait::LoadDisable(Screen::GameBackground)),
+            1 => self.game_mode_state_init_game_state(),
+            2 => self.game_mode_state_update_counters_and_non_player_state(),
+            3 => self.game_mode_state_handle_game_over(),
+            4 => self.game_mode_state_update_player1(),
+            5 => {
+                // gameModeState_updatePlayer2: one player only.
+                self.game_mode_state += 1;
+                Flow::Ret(self.number_of_players)
+            }
+            6 => self.game_mode_state_check_for_reset_key_combo(),
+            7 => self.game_mode_state_start_button_handling(),
+            8 => {
+                // gameModeState_vblankThenRunState2
+                self.game_mode_state = 2;
+                Flow::Ret(0x02)
+            }
+            _ => self.stop_unsupported("gameModeState above 8 jumps outside the dispatch table"),
+        }
+    }
+
+    /// `gameModeState_initGameState`, up to its wait.
+    fn game_mode_state_init_game_state(&mut self) -> Flow {
+        self.playfield = [TILE_EMPTY; 256];
+        self.stats_by_type = [0; 14];
+        for p in [&mut self.player1, &mut self.player2] {
+            p.tetrimino_x = 5;
+            p.tetrimino_y = 0;
+            p.vram_row = 0;
+            p.fall_timer = 0;
+            p.score = [0; 3];
+            p.lines = [0; 2];
+            p.autorepeat_y = self.region.initial_autorepeat_y();
+        }
+        self.pending_garbage = 0;
+        self.pending_garbage_inactive_player = 0;
+        self.two_player_piece_delay_counter = 0;
+        self.line_clear_stats_by_type = [0; 4];
+        self.allegro = 0;
+        self.spawn_id = 0;
+        self.render_mode = 3;
+        let first = self.choose_next_tetrimino();
+        self.player1.current_piece = first;
+        self.player2.current_piece = first;
+        self.increment_piece_stat(first);
+        self.step_rng();
+        let next = self.choose_next_tetrimino();
+        self.next_piece = next;
+        self.two_player_piece_delay_piece = next;
+        if self.game_type != 0 {
+            self.player1.lines = [0x25, 0];
+            self.player2.lines = [0x25, 0];
+        }
+        self.out_of_date_render_flags = 0x40 | 0x04 | 0x02 | 0x01;
+        Flow::Wait(Wait::InitGameState)
+    }
+
+    /// The rest of `gameModeState_initGameState`: `initPlayfieldIfTypeB` and the music.
+    pub(crate) fn init_game_state_after_wait(&mut self) -> Flow {
+        if self.game_type == 0 {
+            return self.init_game_state_finish();
+        }
+        self.general_counter = 0x0C;
+        self.type_b_rows()
+    }
+
+    fn init_game_state_finish(&mut self) -> Flow {
+        let a = self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// `typeBRows`: one row of garbage per frame, from row 8 down to row 19.
+    fn type_b_rows(&mut self) -> Flow {
+        if self.general_counter == 0 {
+            return self.type_b_finish();
+        }
+        let row = 0x14u8.wrapping_sub(self.general_counter);
+        self.general_counter2 = row;
+        self.player1.vram_row = 0;
+        self.player2.vram_row = 0;
+        let base = MULT_BY_10[usize::from(row) % 20];
+        for column in (0..=9u8).rev() {
+            self.step_rng();
+            let tile = TYPE_B_GARBAGE_TILES[usize::from(self.rng_high() & 7)];
+            self.playfield[usize::from(base.wrapping_add(column))] = tile;
+        }
+        let hole = loop {
+            self.step_rng();
+            let a = self.rng_high() & 0x0F;
+            if a < 0x0A {
+                break a;
+            }
+        };
+        self.playfield[usize::from(base.wrapping_add(hole))] = TILE_EMPTY;
+        Flow::Wait(Wait::TypeBRow)
+    }
+
+    pub(crate) fn type_b_row_waited(&mut self) -> Flow {
+        self.general_counter = self.general_counter.wrapping_sub(1);
+        if self.general_counter != 0 {
+            return self.type_b_rows();
+        }
+        self.type_b_finish()
+    }
+
+    fn type_b_finish(&mut self) -> Flow {
+        // typeBBlankInitPlayer1 clears cells 0..=count, one more than the rows above the
+        // garbage, so the top garbage row's first cell is always empty.
+        let count = TYPE_B_BLANK_INIT_COUNT_BY_HEIGHT
+            .get(usize::from(self.player1.start_height))
+            .copied();
+        let Some(count) = count else {
+            return self.stop_unsupported("startHeight above 5 reads past its table");
+        };
+        for cell in 0..=usize::from(count) {
+            self.playfield[cell] = TILE_EMPTY;
+        }
+        self.init_game_state_finish()
+    }
+
+    /// `gameModeState_updateCountersAndNonPlayerState`.
+    fn game_mode_state_update_counters_and_non_player_state(&mut self) -> Flow {
+        self.player1.fall_timer = self.player1.fall_timer.wrapping_add(1);
+        self.player2.fall_timer = self.player2.fall_timer.wrapping_add(1);
+        if self.two_player_piece_delay_counter != 0 {
+            self.two_player_piece_delay_counter =
+                self.two_player_piece_delay_counter.wrapping_add(1);
+        }
+        let mut a = self.newly_pressed_buttons_player1 & Buttons::SELECT.0;
+        if a != 0 {
+            self.display_next_piece ^= 1;
+            a = self.display_next_piece;
+        }
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// `gameModeState_handleGameOver`.
+    fn game_mode_state_handle_game_over(&mut self) -> Flow {
+        if self.player1.play_state != play_state::GAME_OVER {
+            self.game_mode_state += 1;
+            return Flow::Ret(self.number_of_players);
+        }
+        self.render_mode = 3;
+        self.handle_high_score_if_necessary()
+    }
+
+    /// `@resetGameState` of `gameModeState_handleGameOver`, up to its wait.
+    pub(crate) fn reset_game_state(&mut self) -> Flow {
+        self.player1.play_state = 1;
+        self.player2.play_state = 1;
+        self.playfield = [TILE_EMPTY; 256];
+        self.player1.vram_row = 0;
+        self.player2.vram_row = 0;
+        Flow::Wait(Wait::GameOverReset)
+    }
+
+    /// `gameModeState_updatePlayer1`.
+    fn game_mode_state_update_player1(&mut self) -> Flow {
+        // makePlayer1Active
+        self.active_player = 1;
+        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+        self.held_buttons = self.held_buttons_player1;
+        self.player = self.player1;
+        if let Some(flow) = self.branch_on_play_state() {
+            return flow;
+        }
+        self.finish_update_player1()
+    }
+
+    /// The end of `gameModeState_updatePlayer1`, after the play state's routine.
+    pub(crate) fn finish_update_player1(&mut self) -> Flow {
+        // savePlayer1State
+        self.player1 = self.player;
+        // stageSpriteForNextPiece leaves $FF in A (loadSpriteIntoOamStaging) or displayNextPiece.
+        let a = if self.display_next_piece != 0 {
+            self.display_next_piece
+        } else {
+            0xFF
+        };
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// `branchOnPlayStatePlayer1`. Returns a flow only when the routine blocks in a wait.
+    fn branch_on_play_state(&mut self) -> Option<Flow> {
+        match self.player.play_state {
+            0 => self.player.current_piece = ORIENTATION_HIDDEN,
+            1 => {
+                if usize::from(self.player.current_piece) >= ROTATION_TABLE.len() {
+                    return Some(
+                        self.stop_unsupported("an active piece with a hidden orientation"),
+                    );
+                }
+                self.shift_tetrimino();
+                self.rotate_tetrimino();
+                self.drop_tetrimino();
+            }
+            2 => self.play_state_lock_tetrimino(),
+            3 => self.play_state_check_for_completed_rows(),
+            4 | 9 => {}
+            5 => self.play_state_update_lines_and_statistics(),
+            6 => return self.play_state_b_type_goal_check(),
+            7 => self.player.play_state += 1,
+            8 => self.play_state_spawn_next_tetrimino(),
+            10 => return self.play_state_update_game_over_curtain(),
+            11 => self.player.play_state += 1,
+            _ => return Some(self.stop_unsupported("playState above 11 jumps outside its table")),
+        }
+        None
+    }
+
+    /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
+    #[inline]
+    pub(crate) fn is_position_valid(&self) -> bool {
+        let p = &self.player;
+        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
+        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
+            // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
+            let (row, carry) = (mino.dy as u8).overflowing_add(p.tetrimino_y);
+            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
+                return false;
+            }
+            let cell = (mino.dy as u8)
+                .wrapping_mul(10)
+                .wrapping_add(origin)
+                .wrapping_add(mino.dx as u8);
+            if self.playfield[usize::from(cell)] < TILE_EMPTY {
+                return false;
+            }
+            if (mino.dx as u8).wrapping_add(p.tetrimino_x) >= 0x0A {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `shift_tetrimino`: DAS.
+    fn shift_tetrimino(&mut self) {
+        let held = self.held_buttons;
+        if held & Buttons::DOWN.0 != 0 {
+            return;
+        }
+        let lr = Buttons::LEFT.0 | Buttons::RIGHT.0;
+        if self.newly_pressed_buttons & lr != 0 {
+            self.player.autorepeat_x = 0;
+        } else {
+            if held & lr == 0 {
+                return;
+            }
+            self.player.autorepeat_x = self.player.autorepeat_x.wrapping_add(1);
+            if (self
+                .player
+                .autorepeat_x
+                .wrapping_sub(self.region.das_reset()) as i8)
+                < 0
+            {
+                return;
+            }
+            self.player.autorepeat_x = self.region.das_delay();
+        }
+        let original_x = self.player.tetrimino_x;
+        if held & Buttons::RIGHT.0 != 0 {
+            self.player.tetrimino_x = original_x.wrapping_add(1);
+        } else if held & Buttons::LEFT.0 != 0 {
+            self.player.tetrimino_x = original_x.wrapping_sub(1);
+        } else {
+            return;
+        }
+        if !self.is_position_valid() {
+            self.player.tetrimino_x = original_x;
+            self.player.autorepeat_x = self.region.das_reset();
+        }
+    }
+
+    /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
+    fn rotate_tetrimino(&mut self) {
+        let original = self.player.current_piece;
+        let column = if self.newly_pressed_buttons & Buttons::A.0 != 0 {
+            1
+        } else if self.newly_pressed_buttons & Buttons::B.0 != 0 {
+            0
+        } else {
+            return;
+        };
+        self.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
+        if !self.is_position_valid() {
+            self.player.current_piece = original;
+        }
+    }
+
+    /// `drop_tetrimino`: the opening delay, soft drop and gravity.
+    fn drop_tetrimino(&mut self) {
+        let p = &mut self.player;
+        let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
+        if (p.autorepeat_y as i8) < 0 {
+            // The opening delay: only a Down press ends it early.
+            if self.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
+                p.autorepeat_y = p.autorepeat_y.wrapping_add(1);
+                return;
+            }
+            p.autorepeat_y = 0;
+        }
+        if p.autorepeat_y == 0 {
+            // @playing: a soft drop starts on a fresh Down press without Left or Right held.
+            if self.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
+                && self.newly_pressed_buttons & dpad == Buttons::DOWN.0
+            {
+                p.autorepeat_y = 1;
+            }
+        } else if self.held_buttons & dpad != Buttons::DOWN.0 {
+            p.autorepeat_y = 0;
+            p.hold_down_points = 0;
+        } else {
+            p.autorepeat_y = p.autorepeat_y.wrapping_add(1);
+            if p.autorepeat_y >= 3 {
+                p.autorepeat_y = 1;
+                p.hold_down_points = p.hold_down_points.wrapping_add(1);
+                self.drop();
+                return;
+            }
+        }
+        // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
+        let level = self.player.level_number;
+        self.drop_speed = if level >= 0x1D {
+            1
+        } else {
+            self.region.frames_per_drop()[usize::from(level)]
+        };
+        if (self.player.fall_timer.wrapping_sub(self.drop_speed) as i8) >= 0 {
+            self.drop();
+        }
+    }
+
+    /// `@drop`: one row down, or lock when blocked.
+    fn drop(&mut self) {
+        self.player.fall_timer = 0;
+        let original_y = self.player.tetrimino_y;
+        self.player.tetrimino_y = original_y.wrapping_add(1);
+        if self.is_position_valid() {
+            return;
+        }
+        self.player.tetrimino_y = original_y;
+        self.player.play_state = play_state::LOCK;
+        self.update_playfield();
+    }
+
+    /// `updatePlayfield`: redraw from two rows above the piece (or row 0).
+    fn update_playfield(&mut self) {
+        let row = self.player.tetrimino_y.wrapping_sub(2);
+        let row = if (row as i8) < 0 { 0 } else { row };
+        if (row.wrapping_sub(self.player.vram_row) as i8) < 0 {
+            self.player.vram_row = row;
+        }
+    }
+
+    /// `playState_lockTetrimino`.
+    fn play_state_lock_tetrimino(&mut self) {
+        if !self.is_position_valid() {
+            // The piece overlaps the stack: the game is over and the curtain comes down.
+            self.player.play_state = play_state::CURTAIN;
+            self.player.curtain_row = 0xF0;
+            self.events.add(Events::TOP_OUT);
+            return;
+        }
+        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+            return;
+        }
+        let p = &self.player;
+        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
+        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
+            let cell = (mino.dy as u8)
+                .wrapping_mul(10)
+                .wrapping_add(origin)
+                .wrapping_add(mino.dx as u8);
+            self.playfield[usize::from(cell)] = mino.tile;
+        }
+        self.player.line_index = 0;
+        self.update_playfield();
+        self.update_music_speed();
+        self.player.play_state += 1;
+        self.events.add(Events::LOCK);
+    }
+
+    /// `playState_checkForCompletedRows`: one row per frame, four frames.
+    fn play_state_check_for_completed_rows(&mut self) {
+        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+            return;
+        }
+        let top = self.player.tetrimino_y.wrapping_sub(2);
+        let top = if (top as i8) < 0 { 0 } else { top };
+        let row = top.wrapping_add(self.player.line_index);
+        let start = row.wrapping_mul(10);
+        let complete =
+            (0..10u8).all(|i| self.playfield[usize::from(start.wrapping_add(i))] != TILE_EMPTY);
+        let line_index = usize::from(self.player.line_index & 3);
+        if complete {
+            self.player.completed_lines = self.player.completed_lines.wrapping_add(1);
+            self.player.completed_row[line_index] = row;
+            // @movePlayfieldDownOneRow copies cells start-1 down to 0 ten cells down. Y wraps, so a
+            // full row 0 shifts the whole page (the ROM then writes into page 5, not modelled).
+            let mut y = start.wrapping_sub(1);
+            loop {
+                let dest = usize::from(y) + 10;
+                if dest < self.playfield.len() {
+                    self.playfield[dest] = self.playfield[usize::from(y)];
+                }
+                if y == 0 {
+                    break;
+                }
+                y -= 1;
+            }
+            self.playfield[..10].fill(TILE_EMPTY);
+            self.player.current_piece = ORIENTATION_HIDDEN;
+        } else {
+            self.player.completed_row[line_index] = 0;
+        }
+        self.player.line_index = self.player.line_index.wrapping_add(1);
+        if (self.player.line_index.wrapping_sub(4) as i8) < 0 {
+            return;
+        }
+        let cleared = usize::from(self.player.completed_lines).min(4);
+        self.pending_garbage_inactive_player = self
+            .pending_garbage_inactive_player
+            .wrapping_add(GARBAGE_LINES[cleared]);
+        self.player.vram_row = 0;
+        self.player.row_y = 0;
+        self.player.play_state += 1;
+        if self.player.completed_lines == 0 {
+            self.player.play_state += 1;
+        }
+    }
+
+    /// `playState_updateLinesAndStatistics`: lines, level, push-down points and line points.
+    fn play_state_update_lines_and_statistics(&mut self) {
+        self.update_music_speed();
+        let completed = self.player.completed_lines;
+        if completed != 0 {
+            let i = usize::from(completed.wrapping_sub(1) & 3);
+            let mut stat = self.line_clear_stats_by_type[i].wrapping_add(1);
+            if stat & 0x0F >= 0x0A {
+                stat = stat.wrapping_add(6);
+            }
+            self.line_clear_stats_by_type[i] = stat;
+            self.out_of_date_render_flags |= 0x01;
+            self.events.add(Events::LINES_CLEARED);
+            self.events.lines_cleared = completed;
+            if self.game_type != 0 {
+                self.b_type_subtract_lines(completed);
+            } else {
+                for _ in 0..completed {
+                    self.increment_lines();
+                }
+            }
+        }
+        self.add_hold_down_points();
+        self.add_line_clear_points();
+    }
+
+    /// B-type: `lines` counts down; the subtraction is binary on the low byte only.
+    fn b_type_subtract_lines(&mut self, completed: u8) {
+        let lines = self.player.lines[0].wrapping_sub(completed);
+        if (lines as i8) < 0 {
+            self.player.lines[0] = 0;
+        } else if lines & 0x0F >= 0x0A {
+            self.player.lines[0] = lines.wrapping_sub(6);
+        } else {
+            self.player.lines[0] = lines;
+        }
+    }
+
+    /// `incrementLines`: one line, BCD, and the level check on every tenth line.
+    fn increment_lines(&mut self) {
+        let p = &mut self.player;
+        p.lines[0] = p.lines[0].wrapping_add(1);
+        if p.lines[0] & 0x0F >= 0x0A {
+            p.lines[0] = p.lines[0].wrapping_add(6);
+            if p.lines[0] & 0xF0 >= 0xA0 {
+                p.lines[0] &= 0x0F;
+                p.lines[1] = p.lines[1].wrapping_add(1);
+            }
+        }
+        if p.lines[0] & 0x0F != 0 {
+            return;
+        }
+        // The level goes up when it is below lines / 10, compared signed (`bpl`): this is why
+        // a start at level 18 first rises at 130 lines, and why levels wrap.
+        let tens = ((u16::from(p.lines[1]) << 8 | u16::from(p.lines[0])) >> 4) as u8;
+        if (p.level_number.wrapping_sub(tens) as i8) < 0 {
+            p.level_number = p.level_number.wrapping_add(1);
+            self.out_of_date_render_flags |= 0x02;
+            self.events.add(Events::LEVEL_UP);
+        }
+    }
+
+    /// `addHoldDownPoints`: the ROM's flawed BCD addition of rows soft-dropped − 1.
+    fn add_hold_down_points(&mut self) {
+        let p = &mut self.player;
+        if (p.hold_down_points.wrapping_sub(2) as i8) < 0 {
+            return;
+        }
+        p.score[0] = p.score[0].wrapping_sub(1);
+        p.score[0] = p.hold_down_points.wrapping_add(p.score[0]);
+        if p.score[0] & 0x0F >= 0x0A {
+            p.score[0] = p.score[0].wrapping_add(6);
+        }
+        if p.score[0] & 0xF0 >= 0xA0 {
+            // Only the high digit is carried: the low digit is lost.
+            p.score[0] = (p.score[0] & 0xF0).wrapping_add(0x60);
+            p.score[1] = p.score[1].wrapping_add(1);
+        }
+        self.out_of_date_render_flags |= 0x04;
+    }
+
+    /// `addLineClearPoints`: `pointsTable` added `level + 1` times, capped at 999,999.
+    fn add_line_clear_points(&mut self) {
+        let p = &mut self.player;
+        p.hold_down_points = 0;
+        let points = POINTS_TABLE[usize::from(p.completed_lines).min(4)];
+        let (lo, hi) = (points as u8, (points >> 8) as u8);
+        let mut count = p.level_number.wrapping_add(1);
+        loop {
+            p.score[0] = p.score[0].wrapping_add(lo);
+            if p.score[0] >= 0xA0 {
+                p.score[0] = p.score[0].wrapping_add(0x60);
+                p.score[1] = p.score[1].wrapping_add(1);
+            }
+            p.score[1] = p.score[1].wrapping_add(hi);
+            if p.score[1] & 0x0F >= 0x0A {
+                p.score[1] = p.score[1].wrapping_add(6);
+            }
+            if p.score[1] & 0xF0 >= 0xA0 {
+                p.score[1] = p.score[1].wrapping_add(0x60);
+                p.score[2] = p.score[2].wrapping_add(1);
+            }
+            if p.score[2] & 0x0F >= 0x0A {
+                p.score[2] = p.score[2].wrapping_add(6);
+            }
+            if p.score[2] & 0xF0 >= 0xA0 {
+                p.score = [0x99; 3];
+            }
+            count = count.wrapping_sub(1);
+            if count == 0 {
+                break;
+            }
+        }
+        self.out_of_date_render_flags |= 0x04;
+        p.completed_lines = 0;
+        p.play_state += 1;
+    }
+
+    /// `playState_bTypeGoalCheck`.
+    fn play_state_b_type_goal_check(&mut self) -> Option<Flow> {
+        if self.game_type == 0 || self.player.lines[0] != 0 {
+            self.player.play_state += 1;
+            return None;
+        }
+        self.events.add(Events::B_TYPE_GOAL);
+        Some(self.stop_unsupported("the B-type ending"))
+    }
+
+    /// `playState_spawnNextTetrimino` (one player).
+    fn play_state_spawn_next_tetrimino(&mut self) {
+        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+            return;
+        }
+        self.two_player_piece_delay_counter = 0;
+        let p = &mut self.player;
+        p.fall_timer = 0;
+        p.tetrimino_y = 0;
+        p.play_state = play_state::ACTIVE;
+        p.tetrimino_x = 5;
+        let spawn = SPAWN_ORIENTATION_FROM_ORIENTATION
+            .get(usize::from(self.next_piece))
+            .copied()
+            .unwrap_or(ORIENTATION_HIDDEN);
+        p.current_piece = spawn;
+        self.increment_piece_stat(spawn);
+        self.next_piece = self.choose_next_tetrimino();
+        self.player.autorepeat_y = 0;
+        self.events.add(Events::SPAWN);
+    }
+
+    /// `chooseNextTetrimino` outside the demo: `pickRandomTetrimino`.
+    pub(crate) fn choose_next_tetrimino(&mut self) -> u8 {
+        self.spawn_count = self.spawn_count.wrapping_add(1);
+        let index = self.rng_high().wrapping_add(self.spawn_count) & 7;
+        if index != 7 {
+            let piece = SPAWN_TABLE[usize::from(index)];
+            if piece != self.spawn_id {
+                self.spawn_id = piece;
+                return piece;
+            }
+        }
+        // @invalidIndex: reroll once, adding the previous orientation id, modulo 7.
+        self.step_rng();
+        let mut index = (self.rng_high() & 7).wrapping_add(self.spawn_id);
+        while index >= 7 {
+            index -= 7;
+        }
+        let piece = SPAWN_TABLE[usize::from(index)];
+        self.spawn_id = piece;
+        piece
+    }
+
+    /// `incrementPieceStat`: a BCD counter per piece type.
+    pub(crate) fn increment_piece_stat(&mut self, orientation: u8) {
+        let Some(&kind) = TETRIMINO_TYPE_FROM_ORIENTATION.get(usize::from(orientation)) else {
+            return;
+        };
+        let x = usize::from(kind) * 2;
+        let mut lo = self.stats_by_type[x].wrapping_add(1);
+        if lo & 0x0F >= 0x0A {
+            lo = lo.wrapping_add(6);
+            if lo >= 0xA0 {
+                lo = lo.wrapping_add(0x60);
+                self.stats_by_type[x + 1] = self.stats_by_type[x + 1].wrapping_add(1);
+            }
+        }
+        self.stats_by_type[x] = lo;
+        self.out_of_date_render_flags |= 0x40;
+    }
+
+    /// `updateMusicSpeed`: the music speeds up while row 5 holds a block.
+    fn update_music_speed(&mut self) {
+        let high = self.playfield[50..60].iter().any(|&c| c != TILE_EMPTY);
+        if high {
+            if self.allegro == 0 {
+                self.allegro = 0xFF;
+                let track = MUSIC_SELECTION_TABLE[usize::from(self.music_type.wrapping_add(4) & 7)];
+                self.set_music_track(track);
+            }
+        } else if self.allegro != 0 {
+            self.allegro = 0;
+            self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
+        }
+    }
+
+    /// `playState_updateGameOverCurtain`.
+    fn play_state_update_game_over_curtain(&mut self) -> Option<Flow> {
+        if self.player.curtain_row == 0x14 {
+            if self.player1.score[2] >= 0x03 {
+                return Some(self.stop_unsupported("the A-type ending (score ≥ 30,000)"));
+            }
+            if self.newly_pressed_buttons_player1 == Buttons::START.0 {
+                self.player.play_state = play_state::GAME_OVER;
+                self.newly_pressed_buttons_player1 = 0;
+            }
+            return None;
+        }
+        if self.frame_counter & 3 != 0 {
+            return None;
+        }
+        let row = self.player.curtain_row;
+        if (row as i8) >= 0 {
+            let start = usize::from(MULT_BY_10[usize::from(row) % 20]);
+            self.playfield[start..start + 10].fill(0x4F);
+            self.player.current_piece = ORIENTATION_HIDDEN;
+            self.player.vram_row = row;
+        }
+        self.player.curtain_row = row.wrapping_add(1);
+        None
+    }
+
+    /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
+    fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
+        let held = self.held_buttons_player1;
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+            self.game_mode = game_mode::LEGAL;
+            return Flow::Ret(0);
+        }
+        self.game_mode_state += 1;
+        // A still holds heldButtons_player1: holding exactly Right+Left+Down (7) makes the main
+        // loop wait a frame here, as in the ROM.
+        Flow::Ret(held)
+    }
+
+    /// `gameModeState_startButtonHandling`: pause.
+    fn game_mode_state_start_button_handling(&mut self) -> Flow {
+        let a;
+        if self.render_mode != 3 {
+            a = self.render_mode;
+        } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+            a = 0;
+        } else if self.player1.play_state == play_state::CURTAIN {
+            a = play_state::CURTAIN;
+        } else {
+            self.render_mode = 0;
+            return Flow::Wait(Wait::Pause);
+        }
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// One pass of the pause loop.
+    pub(crate) fn pause_frame(&mut self) -> Flow {
+        if self.newly_pressed_buttons_player1 == Buttons::START.0 {
+            self.player1.vram_row = 0;
+            self.render_mode = 3;
+            self.game_mode_state += 1;
+            return Flow::Ret(0x03);
+        }
+        Flow::Wait(Wait::Pause)
+    }
+}

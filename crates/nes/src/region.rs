@@ -1,0 +1,88 @@
+//! NTSC (the USA ROM, checked against the real thing) and PAL (from the disassembly's PAL build;
+//! no PAL ROM is available to check it).
+
+use crate::engine::Screen;
+use crate::tables::{FRAMES_PER_DROP_NTSC, FRAMES_PER_DROP_PAL};
+
+/// Which build of the game the engine runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Region {
+    /// Tetris (USA), 60.0988 frames/s. Checked frame by frame against the ROM.
+    #[default]
+    Ntsc,
+    /// The PAL build's timing constants (gravity, DAS, opening delay). Not checked against a ROM.
+    Pal,
+}
+
+impl Region {
+    /// `framesPerDropTable`.
+    #[must_use]
+    pub const fn frames_per_drop(self) -> &'static [u8; 30] {
+        match self {
+            Region::Ntsc => &FRAMES_PER_DROP_NTSC,
+            Region::Pal => &FRAMES_PER_DROP_PAL,
+        }
+    }
+
+    /// `DAS_DELAY`: where the DAS counter restarts after an auto-shift.
+    #[must_use]
+    pub const fn das_delay(self) -> u8 {
+        match self {
+            Region::Ntsc => 0x0A,
+            Region::Pal => 0x08,
+        }
+    }
+
+    /// `DAS_RESET`: the DAS counter value that shifts.
+    #[must_use]
+    pub const fn das_reset(self) -> u8 {
+        match self {
+            Region::Ntsc => 0x10,
+            Region::Pal => 0x0C,
+        }
+    }
+
+    /// `INITIAL_AUTOREPEAT_Y`: the opening delay, as a negative count.
+    #[must_use]
+    pub const fn initial_autorepeat_y(self) -> u8 {
+        match self {
+            Region::Ntsc => 0xA0,
+            Region::Pal => 0xB4,
+        }
+    }
+
+    /// `LEGAL_SLEEP_TIME`.
+    #[must_use]
+    pub const fn legal_sleep_time(self) -> u8 {
+        match self {
+            Region::Ntsc => 0xFF,
+            Region::Pal => 0xCC,
+        }
+    }
+
+    /// Frames per second of the console.
+    #[must_use]
+    pub const fn frames_per_second(self) -> f64 {
+        match self {
+            Region::Ntsc => 60.0988,
+            Region::Pal => 50.007,
+        }
+    }
+
+    /// Frames from power-on to the first NMI (the reset code's vblank waits and RAM/nametable
+    /// clearing run with the NMI off). Measured in the reference emulator.
+    pub(crate) const fn frames_before_first_nmi(self) -> u16 {
+        4
+    }
+
+    /// Frames from power-on until `initRam` has seeded the RNG. Measured likewise.
+    pub(crate) const fn frames_before_init(self) -> u16 {
+        3
+    }
+
+    /// NMIs missed while a screen is copied with the NMI disabled. Measured likewise.
+    pub(crate) const fn nmis_missed_while_loading(self, screen: Screen, game_type: u8) -> u8 {
+        let _ = (screen, game_type);
+        0
+    }
+}
