@@ -1,5 +1,7 @@
 //! NES Tetris (USA), frame-exact.
 
 mod buttons;
+pub mod fm2;
+pub mod trace;
 
 pub use buttons::Buttons;
