@@ -8,6 +8,7 @@
 mod buttons;
 mod engine;
 mod events;
+pub mod fm2;
 mod high_score;
 mod menus;
 mod play;
@@ -15,6 +16,7 @@ mod player;
 mod ram;
 mod region;
 pub mod tables;
+pub mod trace;
 
 pub use buttons::Buttons;
 pub use engine::{Nes, game_mode, next_rng, play_state};

@@ -1,0 +1,720 @@
+//! Per-frame traces: the RAM variables the engine and the real ROM are compared on.
+//!
+//! One [`TraceFrame`] per frame `F` (the state after `F` input lines), written as one JSON object
+//! per line with the keys in a fixed order. The gameplay keys are present only while `game_mode`
+//! is 4, because outside play the ROM leaves stale values in them that the engine need not model.
+
+use std::fmt::{self, Write as _};
+
+/// `gameMode` value for gameplay.
+const GAME_MODE_PLAY: u8 = 4;
+
+/// Start of the playfield in RAM (`playfield`, $0400).
+const PLAYFIELD: usize = 0x0400;
+
+/// Cells in the playfield: 20 rows of 10.
+pub const PLAYFIELD_CELLS: usize = 200;
+
+/// The values traced while `game_mode` is 4 (gameplay).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayTrace {
+    /// `playState` ($48).
+    pub play_state: u8,
+    /// `tetriminoX` ($40).
+    pub x: u8,
+    /// `tetriminoY` ($41).
+    pub y: u8,
+    /// `currentPiece` ($42), the orientation id.
+    pub piece: u8,
+    /// `nextPiece` ($BF).
+    pub next: u8,
+    /// `levelNumber` ($44).
+    pub level: u8,
+    /// `fallTimer` ($45).
+    pub fall_timer: u8,
+    /// `autorepeatX` ($46).
+    pub das: u8,
+    /// `autorepeatY` ($4E).
+    pub drop_autorepeat: u8,
+    /// `holdDownPoints` ($4F).
+    pub push_down: u8,
+    /// `lines` ($50 | $51<<8), raw BCD.
+    pub lines: u16,
+    /// `score` ($53 | $54<<8 | $55<<16), raw BCD.
+    pub score: u32,
+    /// `completedLines` ($56).
+    pub completed_lines: u8,
+    /// `playfield` ($0400-$04C7), row by row, tile ids ($EF = empty).
+    pub playfield: [u8; PLAYFIELD_CELLS],
+}
+
+/// The traced variables of one frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TraceFrame {
+    /// Frame number `F`: the state after `F` input lines.
+    pub frame: u64,
+    /// `gameMode` ($C0).
+    pub game_mode: u8,
+    /// `frameCounter` ($B1 | $B2<<8).
+    pub frame_counter: u16,
+    /// `rng_seed` ($17<<8 | $18).
+    pub rng: u16,
+    /// `spawnID` ($19).
+    pub spawn_id: u8,
+    /// `spawnCount` ($1A).
+    pub spawn_count: u8,
+    /// `gameType` ($C1).
+    pub game_type: u8,
+    /// `musicType` ($C2).
+    pub music_type: u8,
+    /// `player1_startLevel` ($67).
+    pub start_level: u8,
+    /// `player1_startHeight` ($79).
+    pub start_height: u8,
+    /// The gameplay values, present exactly when `game_mode` is 4.
+    pub play: Option<PlayTrace>,
+}
+
+/// One value of a trace, as the comparison reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceValue {
+    /// Any numeric key, absent keys included as `None`.
+    Number(Option<u64>),
+    /// The playfield as lowercase hex.
+    Hex(Option<String>),
+}
+
+impl fmt::Display for TraceValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceValue::Number(Some(n)) => write!(f, "{n}"),
+            TraceValue::Hex(Some(h)) => write!(f, "{h}"),
+            TraceValue::Number(None) | TraceValue::Hex(None) => write!(f, "(absent)"),
+        }
+    }
+}
+
+/// The first key on which two traces of the same frame differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Frame number (of the left trace).
+    pub frame: u64,
+    /// The key, as written in the JSON lines.
+    pub key: &'static str,
+    /// The left value.
+    pub left: TraceValue,
+    /// The right value.
+    pub right: TraceValue,
+    /// For `playfield`, the first differing cell (0-199, row * 10 + column).
+    pub cell: Option<usize>,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "frame {}: `{}` differs", self.frame, self.key)?;
+        match (self.cell, &self.left, &self.right) {
+            (Some(cell), TraceValue::Hex(Some(l)), TraceValue::Hex(Some(r))) => write!(
+                f,
+                " at row {} column {} (${:04X}): {} vs {}",
+                cell / 10,
+                cell % 10,
+                PLAYFIELD + cell,
+                &l[cell * 2..cell * 2 + 2],
+                &r[cell * 2..cell * 2 + 2],
+            ),
+            _ => write!(f, ": {} vs {}", self.left, self.right),
+        }
+    }
+}
+
+/// The keys in output order.
+pub const KEYS: [&str; 24] = [
+    "frame",
+    "game_mode",
+    "frame_counter",
+    "rng",
+    "spawn_id",
+    "spawn_count",
+    "game_type",
+    "music_type",
+    "start_level",
+    "start_height",
+    "play_state",
+    "x",
+    "y",
+    "piece",
+    "next",
+    "level",
+    "fall_timer",
+    "das",
+    "drop_autorepeat",
+    "push_down",
+    "lines",
+    "score",
+    "completed_lines",
+    "playfield",
+];
+
+/// Number of numeric keys (all but `playfield`, the last).
+pub const NUMBER_KEYS: usize = KEYS.len() - 1;
+
+impl TraceFrame {
+    /// Reads the traced variables from a RAM image ($0000-$07FF) of the state after `frame`
+    /// input lines.
+    #[must_use]
+    pub fn from_ram(frame: u64, ram: &[u8; 0x800]) -> TraceFrame {
+        let game_mode = ram[0xC0];
+        let play = (game_mode == GAME_MODE_PLAY).then(|| {
+            let mut playfield = [0; PLAYFIELD_CELLS];
+            playfield.copy_from_slice(&ram[PLAYFIELD..PLAYFIELD + PLAYFIELD_CELLS]);
+            PlayTrace {
+                play_state: ram[0x48],
+                x: ram[0x40],
+                y: ram[0x41],
+                piece: ram[0x42],
+                next: ram[0xBF],
+                level: ram[0x44],
+                fall_timer: ram[0x45],
+                das: ram[0x46],
+                drop_autorepeat: ram[0x4E],
+                push_down: ram[0x4F],
+                lines: u16::from_le_bytes([ram[0x50], ram[0x51]]),
+                score: u32::from_le_bytes([ram[0x53], ram[0x54], ram[0x55], 0]),
+                completed_lines: ram[0x56],
+                playfield,
+            }
+        });
+        TraceFrame {
+            frame,
+            game_mode,
+            frame_counter: u16::from_le_bytes([ram[0xB1], ram[0xB2]]),
+            rng: u16::from_be_bytes([ram[0x17], ram[0x18]]),
+            spawn_id: ram[0x19],
+            spawn_count: ram[0x1A],
+            game_type: ram[0xC1],
+            music_type: ram[0xC2],
+            start_level: ram[0x67],
+            start_height: ram[0x79],
+            play,
+        }
+    }
+
+    /// The numeric keys' values in [`KEYS`] order; gameplay keys are `None` outside play.
+    #[must_use]
+    pub fn numbers(&self) -> [Option<u64>; NUMBER_KEYS] {
+        let p = self.play.as_ref();
+        let g = |f: fn(&PlayTrace) -> u64| p.map(f);
+        [
+            Some(self.frame),
+            Some(self.game_mode.into()),
+            Some(self.frame_counter.into()),
+            Some(self.rng.into()),
+            Some(self.spawn_id.into()),
+            Some(self.spawn_count.into()),
+            Some(self.game_type.into()),
+            Some(self.music_type.into()),
+            Some(self.start_level.into()),
+            Some(self.start_height.into()),
+            g(|p| p.play_state.into()),
+            g(|p| p.x.into()),
+            g(|p| p.y.into()),
+            g(|p| p.piece.into()),
+            g(|p| p.next.into()),
+            g(|p| p.level.into()),
+            g(|p| p.fall_timer.into()),
+            g(|p| p.das.into()),
+            g(|p| p.drop_autorepeat.into()),
+            g(|p| p.push_down.into()),
+            g(|p| p.lines.into()),
+            g(|p| p.score.into()),
+            g(|p| p.completed_lines.into()),
+        ]
+    }
+
+    /// The playfield as 400 lowercase hex characters, or `None` outside play.
+    #[must_use]
+    pub fn playfield_hex(&self) -> Option<String> {
+        self.play.as_ref().map(|p| {
+            let mut s = String::with_capacity(PLAYFIELD_CELLS * 2);
+            for b in p.playfield {
+                let _ = write!(s, "{b:02x}");
+            }
+            s
+        })
+    }
+
+    /// Appends this frame as one JSON object and a newline, keys in [`KEYS`] order.
+    pub fn write_json(&self, out: &mut String) {
+        out.push('{');
+        let mut first = true;
+        for (key, value) in KEYS.iter().zip(self.numbers()) {
+            if let Some(v) = value {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                let _ = write!(out, "\"{key}\":{v}");
+            }
+        }
+        if let Some(hex) = self.playfield_hex() {
+            let _ = write!(out, ",\"playfield\":\"{hex}\"");
+        }
+        out.push_str("}\n");
+    }
+
+    /// This frame as one JSON line (with its newline).
+    #[must_use]
+    pub fn to_json_line(&self) -> String {
+        let mut s = String::with_capacity(700);
+        self.write_json(&mut s);
+        s
+    }
+
+    /// Parses a line written by [`TraceFrame::write_json`] (keys in any order, whitespace free).
+    ///
+    /// # Errors
+    /// What is wrong with the line: bad JSON shape, an unknown, repeated or missing key, a value
+    /// out of range, or gameplay keys present only in part.
+    pub fn parse_json_line(line: &str) -> Result<TraceFrame, TraceError> {
+        let mut numbers: [Option<u64>; NUMBER_KEYS] = [None; NUMBER_KEYS];
+        let mut playfield: Option<[u8; PLAYFIELD_CELLS]> = None;
+        let body = line
+            .trim()
+            .strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .ok_or(TraceError::Shape("not a `{...}` object"))?;
+        let mut rest = body.trim();
+        while !rest.is_empty() {
+            let after_quote = rest
+                .strip_prefix('"')
+                .ok_or(TraceError::Shape("expected a key"))?;
+            let (key, after_key) = after_quote
+                .split_once('"')
+                .ok_or(TraceError::Shape("unterminated key"))?;
+            let after_colon = after_key
+                .trim_start()
+                .strip_prefix(':')
+                .ok_or(TraceError::Shape("expected `:` after a key"))?
+                .trim_start();
+            let (value, after_value) = if let Some(s) = after_colon.strip_prefix('"') {
+                let (v, r) = s
+                    .split_once('"')
+                    .ok_or(TraceError::Shape("unterminated string"))?;
+                (v, r)
+            } else {
+                let end = after_colon.find(',').unwrap_or(after_colon.len());
+                (after_colon[..end].trim(), &after_colon[end..])
+            };
+            rest = after_value.trim_start();
+            if let Some(r) = rest.strip_prefix(',') {
+                rest = r.trim_start();
+                if rest.is_empty() {
+                    return Err(TraceError::Shape("trailing comma"));
+                }
+            } else if !rest.is_empty() {
+                return Err(TraceError::Shape("expected `,` between entries"));
+            }
+            let index = KEYS
+                .iter()
+                .position(|k| *k == key)
+                .ok_or_else(|| TraceError::UnknownKey(key.chars().take(40).collect()))?;
+            let key = KEYS[index];
+            if index == NUMBER_KEYS {
+                if playfield.is_some() {
+                    return Err(TraceError::RepeatedKey(key));
+                }
+                playfield = Some(parse_playfield(value)?);
+                continue;
+            }
+            if numbers[index].is_some() {
+                return Err(TraceError::RepeatedKey(key));
+            }
+            let n: u64 = value.parse().map_err(|_| TraceError::BadValue {
+                key,
+                value: value.chars().take(40).collect(),
+            })?;
+            numbers[index] = Some(n);
+        }
+        let number = |i: usize, max: u64| -> Result<u64, TraceError> {
+            let n = numbers[i].ok_or(TraceError::MissingKey(KEYS[i]))?;
+            if n > max {
+                return Err(TraceError::BadValue {
+                    key: KEYS[i],
+                    value: n.to_string(),
+                });
+            }
+            Ok(n)
+        };
+        let byte = |i: usize| number(i, 0xFF).map(|n| n as u8);
+        let play_present =
+            numbers[10..].iter().filter(|n| n.is_some()).count() + usize::from(playfield.is_some());
+        let play = match play_present {
+            0 => None,
+            n if n == NUMBER_KEYS - 10 + 1 => Some(PlayTrace {
+                play_state: byte(10)?,
+                x: byte(11)?,
+                y: byte(12)?,
+                piece: byte(13)?,
+                next: byte(14)?,
+                level: byte(15)?,
+                fall_timer: byte(16)?,
+                das: byte(17)?,
+                drop_autorepeat: byte(18)?,
+                push_down: byte(19)?,
+                lines: number(20, 0xFFFF)? as u16,
+                score: number(21, 0xFF_FFFF)? as u32,
+                completed_lines: byte(22)?,
+                playfield: playfield.ok_or(TraceError::MissingKey("playfield"))?,
+            }),
+            _ => {
+                let missing = (10..NUMBER_KEYS)
+                    .find(|&i| numbers[i].is_none())
+                    .map_or("playfield", |i| KEYS[i]);
+                return Err(TraceError::MissingKey(missing));
+            }
+        };
+        let frame = TraceFrame {
+            frame: number(0, u64::MAX)?,
+            game_mode: byte(1)?,
+            frame_counter: number(2, 0xFFFF)? as u16,
+            rng: number(3, 0xFFFF)? as u16,
+            spawn_id: byte(4)?,
+            spawn_count: byte(5)?,
+            game_type: byte(6)?,
+            music_type: byte(7)?,
+            start_level: byte(8)?,
+            start_height: byte(9)?,
+            play,
+        };
+        if frame.play.is_some() != (frame.game_mode == GAME_MODE_PLAY) {
+            return Err(TraceError::PlayKeys {
+                game_mode: frame.game_mode,
+            });
+        }
+        Ok(frame)
+    }
+
+    /// The first key (in [`KEYS`] order) whose value differs between `self` and `other`.
+    #[must_use]
+    pub fn first_difference(&self, other: &TraceFrame) -> Option<Difference> {
+        let (a, b) = (self.numbers(), other.numbers());
+        for i in 0..NUMBER_KEYS {
+            if a[i] != b[i] {
+                return Some(Difference {
+                    frame: self.frame,
+                    key: KEYS[i],
+                    left: TraceValue::Number(a[i]),
+                    right: TraceValue::Number(b[i]),
+                    cell: None,
+                });
+            }
+        }
+        let (pa, pb) = (self.play.as_ref(), other.play.as_ref());
+        let cell = match (pa, pb) {
+            (Some(pa), Some(pb)) => {
+                (0..PLAYFIELD_CELLS).find(|&i| pa.playfield[i] != pb.playfield[i])
+            }
+            _ => None,
+        };
+        if pa.map(|p| p.playfield) != pb.map(|p| p.playfield) {
+            return Some(Difference {
+                frame: self.frame,
+                key: "playfield",
+                left: TraceValue::Hex(self.playfield_hex()),
+                right: TraceValue::Hex(other.playfield_hex()),
+                cell,
+            });
+        }
+        None
+    }
+}
+
+/// Where two traces first part: a differing key, or one trace ending before the other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Divergence {
+    /// Both traces have this frame and it differs.
+    Differs(Difference),
+    /// One trace ends first.
+    Length {
+        /// Frames in the left trace.
+        left: usize,
+        /// Frames in the right trace.
+        right: usize,
+    },
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Divergence::Differs(d) => d.fmt(f),
+            Divergence::Length { left, right } => {
+                write!(f, "the traces have {left} and {right} frames")
+            }
+        }
+    }
+}
+
+/// The first divergence between two traces, frame by frame, or `None` if they are equal.
+#[must_use]
+pub fn first_divergence(left: &[TraceFrame], right: &[TraceFrame]) -> Option<Divergence> {
+    left.iter()
+        .zip(right)
+        .find_map(|(a, b)| a.first_difference(b))
+        .map(Divergence::Differs)
+        .or_else(|| {
+            (left.len() != right.len()).then_some(Divergence::Length {
+                left: left.len(),
+                right: right.len(),
+            })
+        })
+}
+
+/// An error reading a trace line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TraceError {
+    /// The line is not a flat JSON object of numbers and strings.
+    Shape(&'static str),
+    /// A key that is not in [`KEYS`].
+    UnknownKey(String),
+    /// A key given twice.
+    RepeatedKey(&'static str),
+    /// A required key is missing.
+    MissingKey(&'static str),
+    /// A value that does not fit its key.
+    BadValue {
+        /// The key.
+        key: &'static str,
+        /// The value found.
+        value: String,
+    },
+    /// Gameplay keys present outside `game_mode` 4, or absent in it.
+    PlayKeys {
+        /// The line's `game_mode`.
+        game_mode: u8,
+    },
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Shape(what) => write!(f, "trace line: {what}"),
+            TraceError::UnknownKey(k) => write!(f, "trace line: unknown key {k:?}"),
+            TraceError::RepeatedKey(k) => write!(f, "trace line: key `{k}` given twice"),
+            TraceError::MissingKey(k) => write!(f, "trace line: no `{k}`"),
+            TraceError::BadValue { key, value } => {
+                write!(f, "trace line: `{key}` cannot be {value:?}")
+            }
+            TraceError::PlayKeys { game_mode } => write!(
+                f,
+                "trace line: gameplay keys must be present exactly when game_mode is 4, \
+                 and game_mode is {game_mode}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+fn parse_playfield(hex: &str) -> Result<[u8; PLAYFIELD_CELLS], TraceError> {
+    let bad = || TraceError::BadValue {
+        key: "playfield",
+        value: hex.chars().take(40).collect(),
+    };
+    let bytes = hex.as_bytes();
+    if bytes.len() != PLAYFIELD_CELLS * 2 {
+        return Err(bad());
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; PLAYFIELD_CELLS];
+    for (i, cell) in out.iter_mut().enumerate() {
+        let hi = digit(bytes[2 * i]).ok_or_else(bad)?;
+        let lo = digit(bytes[2 * i + 1]).ok_or_else(bad)?;
+        *cell = hi << 4 | lo;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ram_in_play() -> [u8; 0x800] {
+        let mut ram = [0u8; 0x800];
+        ram[0xC0] = 4;
+        ram[0xB1] = 0x34;
+        ram[0xB2] = 0x12;
+        ram[0x17] = 0x89;
+        ram[0x18] = 0x88;
+        ram[0x19] = 0x0A;
+        ram[0x1A] = 7;
+        ram[0xC1] = 1;
+        ram[0xC2] = 2;
+        ram[0x67] = 18;
+        ram[0x79] = 3;
+        ram[0x48] = 1;
+        ram[0x40] = 5;
+        ram[0x41] = 0;
+        ram[0x42] = 2;
+        ram[0xBF] = 0x0E;
+        ram[0x44] = 18;
+        ram[0x45] = 1;
+        ram[0x46] = 16;
+        ram[0x4E] = 0xFD;
+        ram[0x4F] = 6;
+        ram[0x50] = 0x30;
+        ram[0x51] = 0x01;
+        ram[0x53] = 0x99;
+        ram[0x54] = 0x99;
+        ram[0x55] = 0x99;
+        ram[0x56] = 4;
+        ram[0x400..0x4C8].fill(0xEF);
+        ram[0x4C7] = 0x7B;
+        ram[0x4C8] = 0x55; // just past the playfield: must not be traced
+        ram
+    }
+
+    #[test]
+    fn reads_the_issue_keys_from_ram() {
+        let t = TraceFrame::from_ram(42, &ram_in_play());
+        assert_eq!(t.frame, 42);
+        assert_eq!(t.frame_counter, 0x1234);
+        assert_eq!(t.rng, 0x8988);
+        assert_eq!((t.spawn_id, t.spawn_count), (0x0A, 7));
+        assert_eq!((t.game_type, t.music_type), (1, 2));
+        assert_eq!((t.start_level, t.start_height), (18, 3));
+        let p = t.play.as_ref().unwrap();
+        assert_eq!(
+            (p.play_state, p.x, p.y, p.piece, p.next),
+            (1, 5, 0, 2, 0x0E)
+        );
+        assert_eq!((p.level, p.fall_timer, p.das), (18, 1, 16));
+        assert_eq!((p.drop_autorepeat, p.push_down), (0xFD, 6));
+        assert_eq!(p.lines, 0x0130);
+        assert_eq!(p.score, 0x99_9999);
+        assert_eq!(p.completed_lines, 4);
+        assert_eq!(p.playfield[199], 0x7B);
+        assert_eq!(p.playfield[0], 0xEF);
+    }
+
+    #[test]
+    fn json_has_keys_in_order() {
+        let t = TraceFrame::from_ram(42, &ram_in_play());
+        let line = t.to_json_line();
+        assert!(line.ends_with("\"}\n"));
+        assert_eq!(line.lines().count(), 1);
+        let expected_start = "{\"frame\":42,\"game_mode\":4,\"frame_counter\":4660,\
+            \"rng\":35208,\"spawn_id\":10,\"spawn_count\":7,\"game_type\":1,\
+            \"music_type\":2,\"start_level\":18,\"start_height\":3,\"play_state\":1,\
+            \"x\":5,\"y\":0,\"piece\":2,\"next\":14,\"level\":18,\"fall_timer\":1,\
+            \"das\":16,\"drop_autorepeat\":253,\"push_down\":6,\"lines\":304,\
+            \"score\":10066329,\"completed_lines\":4,\"playfield\":\"efef";
+        assert!(line.starts_with(expected_start), "{line}");
+        assert!(line.ends_with("ef7b\"}\n"), "{line}");
+        let hex = t.playfield_hex().unwrap();
+        assert_eq!(hex.len(), 400);
+        assert!(
+            hex.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        );
+    }
+
+    #[test]
+    fn outside_play_only_the_common_keys() {
+        let mut ram = ram_in_play();
+        ram[0xC0] = 3;
+        let t = TraceFrame::from_ram(7, &ram);
+        assert!(t.play.is_none());
+        let line = t.to_json_line();
+        assert!(line.ends_with("\"start_height\":3}\n"), "{line}");
+        assert!(!line.contains("play_state") && !line.contains("playfield"));
+    }
+
+    #[test]
+    fn json_round_trips() {
+        for mode in [0, 1, 4, 5] {
+            let mut ram = ram_in_play();
+            ram[0xC0] = mode;
+            let t = TraceFrame::from_ram(1_000_000, &ram);
+            let back = TraceFrame::parse_json_line(&t.to_json_line()).unwrap();
+            assert_eq!(back, t);
+        }
+    }
+
+    #[test]
+    fn json_parse_errors_say_what() {
+        let t = TraceFrame::from_ram(1, &ram_in_play()).to_json_line();
+        let cases = [
+            ("", "object"),
+            (&t.replace("\"x\":5", "\"x\":256"), "`x`"),
+            (&t.replace("\"x\":5,", ""), "no `x`"),
+            (&t.replace("\"x\"", "\"z\""), "unknown key \"z\""),
+            (&t.replace("\"y\"", "\"x\""), "`x` given twice"),
+            (
+                &t.replace("\"game_mode\":4", "\"game_mode\":3"),
+                "game_mode is 3",
+            ),
+            (&t.replace("efef", "EFEF"), "`playfield`"),
+        ];
+        for (line, want) in cases {
+            let e = TraceFrame::parse_json_line(line).unwrap_err();
+            assert!(e.to_string().contains(want), "{want}: {e}");
+        }
+    }
+
+    #[test]
+    fn reports_the_first_differing_key() {
+        let ram = ram_in_play();
+        let a = TraceFrame::from_ram(9, &ram);
+        assert_eq!(a.first_difference(&a), None);
+
+        let mut ram2 = ram;
+        ram2[0x45] = 2; // fall_timer
+        ram2[0x53] = 0; // score, later in key order
+        let d = a.first_difference(&TraceFrame::from_ram(9, &ram2)).unwrap();
+        assert_eq!(d.key, "fall_timer");
+        assert_eq!(d.to_string(), "frame 9: `fall_timer` differs: 1 vs 2");
+
+        let mut ram3 = ram;
+        ram3[0x400 + 23] = 0x7B;
+        let d = a.first_difference(&TraceFrame::from_ram(9, &ram3)).unwrap();
+        assert_eq!(d.key, "playfield");
+        assert_eq!(d.cell, Some(23));
+        assert_eq!(
+            d.to_string(),
+            "frame 9: `playfield` differs at row 2 column 3 ($0417): ef vs 7b"
+        );
+
+        let mut ram4 = ram;
+        ram4[0xC0] = 5;
+        let d = a.first_difference(&TraceFrame::from_ram(9, &ram4)).unwrap();
+        assert_eq!(d.key, "game_mode");
+        let mut b = TraceFrame::from_ram(9, &ram4);
+        b.game_mode = 4; // same mode, but no gameplay keys
+        let d = a.first_difference(&b).unwrap();
+        assert_eq!(d.key, "play_state");
+        assert_eq!(
+            d.to_string(),
+            "frame 9: `play_state` differs: 1 vs (absent)"
+        );
+    }
+
+    #[test]
+    fn divergence_of_whole_traces() {
+        let ram = ram_in_play();
+        let a: Vec<TraceFrame> = (1..=5).map(|f| TraceFrame::from_ram(f, &ram)).collect();
+        assert_eq!(first_divergence(&a, &a), None);
+        assert_eq!(
+            first_divergence(&a, &a[..3]),
+            Some(Divergence::Length { left: 5, right: 3 })
+        );
+        let mut b = a.clone();
+        b[3].rng = 1;
+        let d = first_divergence(&a, &b).unwrap();
+        assert_eq!(d.to_string(), "frame 4: `rng` differs: 35208 vs 1");
+    }
+}
