@@ -1,17 +1,161 @@
 //! `playfield nes ...` subcommands.
 
-use clap::Subcommand;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use playfield_nes::fm2::Movie;
+use playfield_nes::trace::TraceFrame;
+use playfield_nes::{Buttons, DemoData, Nes, bcd};
 
 /// The `nes` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Replay an FCEUX .fm2 movie from power-on and print the final state.
+    #[command(
+        after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
+                            game.fm2 --trace trace.jsonl\n  playfield nes replay game.fm2 \
+                            --frames 100000 --repeat 20"
+    )]
+    Replay(ReplayArgs),
+}
+
+/// Arguments of `nes replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The movie (.fm2, FCEUX text format, starting at power-on).
+    movie: PathBuf,
+    /// Write one JSON object per frame (F = 1, 2, ...) with the traced RAM variables.
+    #[arg(long, value_name = "OUT.jsonl")]
+    trace: Option<PathBuf>,
+    /// Pad the movie with empty input up to N frames (or cut it to N).
+    #[arg(long, value_name = "N")]
+    frames: Option<u64>,
+    /// Replay K times and print frames per second (for benchmarking).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Tetris (USA) ROM file, read only for the demo's tables (default: $PLAYFIELD_ROM).
+    #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
+    rom: Option<PathBuf>,
+}
+
+/// The demo's tables from the user's ROM, when one is given.
+fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
+    let Some(path) = rom else { return Ok(None) };
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read ROM {}", path.display()))?;
+    let demo = DemoData::from_ines(&bytes).with_context(|| format!("ROM {}", path.display()))?;
+    Ok(Some(Arc::new(demo)))
+}
 
 /// Runs one `nes` subcommand.
-pub fn run(cmd: Command) -> anyhow::Result<()> {
-    match cmd {}
+pub fn run(cmd: Command) -> Result<()> {
+    match cmd {
+        Command::Replay(args) => replay(&args),
+    }
 }
 
 /// `playfield` with no arguments.
-pub fn run_default() -> anyhow::Result<()> {
-    anyhow::bail!("the default job (watch the AI play NES Tetris) is not built yet")
+pub fn run_default() -> Result<()> {
+    bail!("the default job (watch the AI play NES Tetris) is not built yet")
+}
+
+/// The movie's input as plain buttons, padded or cut to `frames`.
+fn movie_input(movie: &Movie, frames: Option<u64>) -> Result<Vec<Buttons>> {
+    if let Some((i, _)) = movie
+        .lines
+        .iter()
+        .enumerate()
+        .find(|(i, l)| l.command.soft_reset() || (l.command.power() && *i > 0))
+    {
+        bail!(
+            "input line {i} resets or power-cycles the console, which replay does not support \
+             yet"
+        );
+    }
+    let mut input: Vec<Buttons> = movie.lines.iter().map(|l| l.buttons).collect();
+    if let Some(n) = frames {
+        let n = usize::try_from(n).context("--frames is too large")?;
+        input.resize(n, Buttons::NONE);
+    }
+    Ok(input)
+}
+
+fn replay(args: &ReplayArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.movie)
+        .with_context(|| format!("cannot read {}", args.movie.display()))?;
+    let movie = Movie::parse(&text).with_context(|| format!("in {}", args.movie.display()))?;
+    if movie.pal() {
+        bail!(
+            "{} is a PAL movie; the USA ROM is NTSC",
+            args.movie.display()
+        );
+    }
+    let input = movie_input(&movie, args.frames)?;
+    let demo = demo_data(args.rom.as_ref())?;
+
+    let mut trace = match &args.trace {
+        Some(path) => Some(BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let started = Instant::now();
+    let mut nes = Nes::power_on();
+    for _ in 0..args.repeat {
+        nes = Nes::power_on();
+        nes.set_demo_data(demo.clone());
+        if let Some(out) = trace.as_mut() {
+            for &buttons in &input {
+                nes.step(buttons);
+                let frame = TraceFrame::from_ram(nes.frame(), &nes.ram());
+                out.write_all(frame.to_json_line().as_bytes())?;
+            }
+            out.flush()?;
+        } else {
+            for &buttons in &input {
+                nes.step(buttons);
+            }
+        }
+    }
+    let elapsed = started.elapsed();
+    print_state(&nes);
+    if args.repeat > 1 || args.frames.is_some() && args.trace.is_none() {
+        let frames = input.len() as f64 * f64::from(args.repeat);
+        println!(
+            "speed: {:.0} frames/s ({} frames × {} in {:.3} s)",
+            frames / elapsed.as_secs_f64().max(1e-9),
+            input.len(),
+            args.repeat,
+            elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn print_state(nes: &Nes) {
+    let p = &nes.player;
+    println!("frame: {}", nes.frame());
+    println!("game_mode: {}", nes.game_mode);
+    println!("score: {}", p.score_decimal());
+    println!("lines: {}", p.lines_decimal());
+    println!("level: {}", p.level_number);
+    println!("play_state: {}", p.play_state);
+    println!(
+        "statistics: {}",
+        (0..7)
+            .map(
+                |t| (bcd(nes.stats_by_type[2 * t + 1]) * 100 + bcd(nes.stats_by_type[2 * t]))
+                    .to_string()
+            )
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    if let Some(why) = nes.unsupported() {
+        println!("unsupported: {why}");
+    }
 }

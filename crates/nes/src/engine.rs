@@ -6,7 +6,10 @@
 //! to [`Nes::step`] is one video frame: the NMI handler runs with the frame's buttons, then the main
 //! loop continues from the wait where it stopped ([`Wait`]) until it blocks again.
 
+use std::sync::Arc;
+
 use crate::buttons::Buttons;
+use crate::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
 use crate::events::Events;
 use crate::player::PlayerVars;
 use crate::region::Region;
@@ -17,6 +20,8 @@ use crate::tables::*;
 pub(crate) enum Wait {
     /// Between power-on and the reset code's first NMI; counts frames down.
     PowerOn(u16),
+    /// `initRam`'s `updateAudioWaitForNmiAndDisablePpuRendering` before it clears the nametables.
+    InitRamClear,
     /// The three waits at the end of `initRam` (index 0-2).
     InitRam(u8),
     /// `@mainLoop`: `branchOnGameMode` returned with A equal to `gameModeState`.
@@ -80,6 +85,8 @@ pub struct Nes {
     pub(crate) frame: u64,
     pub(crate) unsupported: Option<&'static str>,
     pub(crate) events: Events,
+    /// The demo's tables, read from the user's ROM; `None` stops the engine at the demo.
+    pub(crate) demo_data: Option<Arc<DemoData>>,
 
     /// `rng_seed` ($17-$18), as `$17 << 8 | $18`.
     pub rng_seed: u16,
@@ -141,8 +148,16 @@ pub struct Nes {
     pub music_type: u8,
     /// `sleepCounter` ($C3).
     pub sleep_counter: u8,
+    /// `demo_heldButtons` ($CE).
+    pub demo_held_buttons: u8,
+    /// `demo_repeats` ($CF).
+    pub demo_repeats: u8,
     /// `$D0`: the demo-recording flag (set to 0 by the title screen).
     pub demo_recording: u8,
+    /// `demoButtonsAddr` ($D1-$D2): the demo's place in `demoButtonsTable`.
+    pub demo_buttons_addr: u16,
+    /// `demoIndex` ($D3): the demo's place in `demoTetriminoTypeTable`.
+    pub demo_index: u8,
     /// `highScoreEntryNameOffsetForLetter` ($D4).
     pub high_score_entry_name_offset_for_letter: u8,
     /// `highScoreEntryRawPos` ($D5).
@@ -235,6 +250,7 @@ impl Nes {
             frame: 0,
             unsupported: None,
             events: Events::default(),
+            demo_data: None,
             rng_seed: 0,
             spawn_id: 0,
             spawn_count: 0,
@@ -265,7 +281,11 @@ impl Nes {
             game_type: 0,
             music_type: 0,
             sleep_counter: 0,
+            demo_held_buttons: 0,
+            demo_repeats: 0,
             demo_recording: 0,
+            demo_buttons_addr: 0,
+            demo_index: 0,
             high_score_entry_name_offset_for_letter: 0,
             high_score_entry_raw_pos: 0,
             high_score_entry_name_offset_for_row: 0,
@@ -335,16 +355,14 @@ impl Nes {
     }
 
     fn power_on_frame(&mut self, frames: u16) {
-        // The reset code waits for two vblanks, clears RAM and the nametables with the NMI off.
-        // Which frame's end first shows the seeded RNG, and which frame the first NMI comes in,
-        // were measured in the reference emulator (see `Region::frames_before_first_nmi`).
-        if frames == self.region.frames_before_first_nmi() - self.region.frames_before_init() {
+        // The reset code waits for two vblanks, then clears RAM and the nametables with the NMI
+        // off; the RNG is seeded during the last frame before the first NMI (measured in the
+        // reference emulator, see `Region::frames_before_first_nmi`).
+        if frames <= 1 {
             self.init_ram();
-        }
-        if frames > 1 {
-            self.wait = Wait::PowerOn(frames - 1);
+            self.wait = Wait::InitRamClear;
         } else {
-            self.wait = Wait::InitRam(0);
+            self.wait = Wait::PowerOn(frames - 1);
         }
     }
 
@@ -373,27 +391,56 @@ impl Nes {
         self.poll_controller_buttons(buttons);
     }
 
-    /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here).
+    /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here); in
+    /// the demo, replaces it with `demoButtonsTable` unless Start was pressed.
     fn poll_controller_buttons(&mut self, buttons: Buttons) {
-        if self.game_mode == game_mode::DEMO {
-            // The demo replays buttons from a table in the ROM, which the engine does not ship.
-            self.stop_unsupported("the demo (title screen left idle) replays ROM data");
-            self.wait = Wait::Unsupported;
-            return;
-        }
         let held = buttons.0;
         self.newly_pressed_buttons_player1 = held & !self.held_buttons_player1;
         self.held_buttons_player1 = held;
+        if self.game_mode != game_mode::DEMO {
+            return;
+        }
+        if self.newly_pressed_buttons_player1 == Buttons::START.0 {
+            self.demo_buttons_addr =
+                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
+            self.frame_counter &= 0x00FF;
+            self.game_mode = game_mode::TITLE;
+            return;
+        }
+        if self.demo_repeats != 0 {
+            self.demo_repeats -= 1;
+            self.newly_pressed_buttons_player1 = 0;
+            self.held_buttons_player1 = self.demo_held_buttons;
+            return;
+        }
+        let Some(demo) = self.demo_data.clone() else {
+            self.stop_unsupported("the demo needs the ROM's demo tables (give the ROM file)");
+            self.wait = Wait::Unsupported;
+            return;
+        };
+        let next = demo.button_byte(self.demo_buttons_addr);
+        self.demo_buttons_addr = self.demo_buttons_addr.wrapping_add(1);
+        self.newly_pressed_buttons_player1 = (self.demo_held_buttons ^ next) & next;
+        self.demo_held_buttons = next;
+        self.demo_repeats = demo.button_byte(self.demo_buttons_addr);
+        self.demo_buttons_addr = self.demo_buttons_addr.wrapping_add(1);
+        if (self.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE {
+            // Exhausted: this frame keeps the real gamepad's held buttons.
+            return;
+        }
+        self.held_buttons_player1 = self.demo_held_buttons;
+    }
+
+    /// Supplies the demo's tables (read from the user's ROM) so the engine can run the demo.
+    pub fn set_demo_data(&mut self, demo: Option<Arc<DemoData>>) {
+        self.demo_data = demo;
     }
 
     /// `render`: only the play screen and the high-score screen touch game state.
     fn render(&mut self) {
         match self.render_mode {
-            2 => {
-                if self.out_of_date_render_flags & 0x80 != 0 {
-                    self.out_of_date_render_flags = 0;
-                }
-            }
+            // render_mode_congratulations_screen clears the flags once the letter is drawn.
+            2 if self.out_of_date_render_flags & 0x80 != 0 => self.out_of_date_render_flags = 0,
             3 => self.render_mode_play_and_demo(),
             4 => {
                 self.stop_unsupported("the ending animation");
@@ -447,6 +494,10 @@ impl Nes {
     fn resume(&mut self) {
         let flow = match self.wait {
             Wait::PowerOn(_) | Wait::Unsupported => return,
+            Wait::InitRamClear => {
+                self.nmi_skip = self.region.nmis_missed_clearing_nametables();
+                Flow::Wait(Wait::InitRam(0))
+            }
             Wait::InitRam(i) => {
                 if i < 2 {
                     Flow::Wait(Wait::InitRam(i + 1))
@@ -524,8 +575,16 @@ impl Nes {
         }
     }
 
+    /// `@checkForDemoDataExhaustion`: the demo ends when its button table runs out.
     fn check_for_demo_data_exhaustion(&mut self) {
-        // Only the demo (game mode 5) reads its table; the engine stops before reaching it.
+        if self.game_mode == game_mode::DEMO
+            && (self.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE
+        {
+            self.demo_buttons_addr =
+                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
+            self.frame_counter &= 0x00FF;
+            self.game_mode = game_mode::TITLE;
+        }
     }
 
     /// `branchOnGameMode`.
@@ -536,7 +595,20 @@ impl Nes {
             game_mode::GAME_TYPE_MENU => self.game_mode_game_type_menu(),
             game_mode::LEVEL_MENU => self.game_mode_level_menu(),
             game_mode::PLAY | game_mode::DEMO => self.game_mode_play_and_ending_high_score(),
-            game_mode::START_DEMO => self.stop_unsupported("the demo replays ROM data"),
+            game_mode::START_DEMO => {
+                if self.demo_data.is_none() {
+                    return self.stop_unsupported(
+                        "the demo needs the ROM's demo tables (give the ROM file)",
+                    );
+                }
+                // gameMode_startDemo
+                self.game_type = 0;
+                self.player1.start_level = 0;
+                self.game_mode_state = 0;
+                self.player1.play_state = 0;
+                self.game_mode = game_mode::DEMO;
+                self.game_mode_play_and_ending_high_score()
+            }
             _ => self.stop_unsupported("gameMode above 6 jumps outside the dispatch table"),
         }
     }

@@ -6,6 +6,7 @@
 //! the same states as the ROM (checked frame by frame by the `playfield-rom` crate).
 
 mod buttons;
+mod demo;
 mod engine;
 mod events;
 pub mod fm2;
@@ -19,6 +20,7 @@ pub mod tables;
 pub mod trace;
 
 pub use buttons::Buttons;
+pub use demo::{DemoData, DemoDataError};
 pub use engine::{Nes, game_mode, next_rng, play_state};
 pub use events::Events;
 pub use player::{PlayerVars, bcd};

@@ -48,6 +48,10 @@ impl Nes {
         self.two_player_piece_delay_counter = 0;
         self.line_clear_stats_by_type = [0; 4];
         self.allegro = 0;
+        self.demo_held_buttons = 0;
+        self.demo_repeats = 0;
+        self.demo_index = 0;
+        self.demo_buttons_addr = u16::from(crate::demo::DEMO_BUTTONS_PAGE) << 8;
         self.spawn_id = 0;
         self.render_mode = 3;
         let first = self.choose_next_tetrimino();
@@ -593,8 +597,18 @@ impl Nes {
         self.events.add(Events::SPAWN);
     }
 
-    /// `chooseNextTetrimino` outside the demo: `pickRandomTetrimino`.
+    /// `chooseNextTetrimino`: the demo's table in the demo, else `pickRandomTetrimino`.
     pub(crate) fn choose_next_tetrimino(&mut self) -> u8 {
+        if self.game_mode == game_mode::DEMO {
+            let x = usize::from(self.demo_index);
+            self.demo_index = self.demo_index.wrapping_add(1);
+            let byte = self.demo_data.as_ref().map_or(0, |d| d.tetrimino_types[x]);
+            // spawnTable's unused eighth byte is tDown ($02).
+            return SPAWN_TABLE
+                .get(usize::from(byte >> 4 & 7))
+                .copied()
+                .unwrap_or(0x02);
+        }
         self.spawn_count = self.spawn_count.wrapping_add(1);
         let index = self.rng_high().wrapping_add(self.spawn_count) & 7;
         if index != 7 {
@@ -690,7 +704,12 @@ impl Nes {
     /// `gameModeState_startButtonHandling`: pause.
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
-        if self.render_mode != 3 {
+        if self.game_mode == game_mode::DEMO
+            && self.newly_pressed_buttons_player1 == Buttons::START.0
+        {
+            self.game_mode = game_mode::TITLE;
+            a = 0x01;
+        } else if self.render_mode != 3 {
             a = self.render_mode;
         } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
             a = 0;

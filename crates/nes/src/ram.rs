@@ -56,7 +56,11 @@ pub mod addr {
     pub const GAME_TYPE: usize = 0xC1;
     pub const MUSIC_TYPE: usize = 0xC2;
     pub const SLEEP_COUNTER: usize = 0xC3;
+    pub const DEMO_HELD_BUTTONS: usize = 0xCE;
+    pub const DEMO_REPEATS: usize = 0xCF;
     pub const DEMO_RECORDING: usize = 0xD0;
+    pub const DEMO_BUTTONS_ADDR: usize = 0xD1;
+    pub const DEMO_INDEX: usize = 0xD3;
     pub const HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER: usize = 0xD4;
     pub const HIGH_SCORE_ENTRY_RAW_POS: usize = 0xD5;
     pub const HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW: usize = 0xD6;
@@ -112,7 +116,12 @@ impl Nes {
         r[GAME_TYPE] = self.game_type;
         r[MUSIC_TYPE] = self.music_type;
         r[SLEEP_COUNTER] = self.sleep_counter;
+        r[DEMO_HELD_BUTTONS] = self.demo_held_buttons;
+        r[DEMO_REPEATS] = self.demo_repeats;
         r[DEMO_RECORDING] = self.demo_recording;
+        r[DEMO_BUTTONS_ADDR] = self.demo_buttons_addr as u8;
+        r[DEMO_BUTTONS_ADDR + 1] = (self.demo_buttons_addr >> 8) as u8;
+        r[DEMO_INDEX] = self.demo_index;
         r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER] = self.high_score_entry_name_offset_for_letter;
         r[HIGH_SCORE_ENTRY_RAW_POS] = self.high_score_entry_raw_pos;
         r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW] = self.high_score_entry_name_offset_for_row;
@@ -180,7 +189,12 @@ impl Nes {
         n.game_type = ram[GAME_TYPE];
         n.music_type = ram[MUSIC_TYPE];
         n.sleep_counter = ram[SLEEP_COUNTER];
+        n.demo_held_buttons = ram[DEMO_HELD_BUTTONS];
+        n.demo_repeats = ram[DEMO_REPEATS];
         n.demo_recording = ram[DEMO_RECORDING];
+        n.demo_buttons_addr =
+            u16::from(ram[DEMO_BUTTONS_ADDR]) | u16::from(ram[DEMO_BUTTONS_ADDR + 1]) << 8;
+        n.demo_index = ram[DEMO_INDEX];
         n.high_score_entry_name_offset_for_letter = ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER];
         n.high_score_entry_raw_pos = ram[HIGH_SCORE_ENTRY_RAW_POS];
         n.high_score_entry_name_offset_for_row = ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW];

@@ -69,20 +69,27 @@ impl Region {
         }
     }
 
-    /// Frames from power-on to the first NMI (the reset code's vblank waits and RAM/nametable
-    /// clearing run with the NMI off). Measured in the reference emulator.
+    /// Frames from power-on without an NMI: the reset code's two vblank waits and the clearing of
+    /// RAM and the nametables. The RNG is seeded in the last of them. Measured in the ROM under
+    /// the FCEUX timeline (FCEUX idles the PPU one frame longer at power-on than tetanes-core,
+    /// see `playfield-rom`): the state after 4 input lines shows `rng_seed` = $8988, and the first
+    /// NMI runs in frame 5.
     pub(crate) const fn frames_before_first_nmi(self) -> u16 {
         4
     }
 
-    /// Frames from power-on until `initRam` has seeded the RNG. Measured likewise.
-    pub(crate) const fn frames_before_init(self) -> u16 {
-        3
+    /// NMIs missed while `initRam` clears the four nametables with the NMI off. Measured likewise.
+    pub(crate) const fn nmis_missed_clearing_nametables(self) -> u8 {
+        1
     }
 
-    /// NMIs missed while a screen is copied with the NMI disabled. Measured likewise.
+    /// NMIs missed while a screen is copied with the NMI disabled. Measured in tetanes-core: the
+    /// copies that also draw the high-score table (level menu) outlast a frame.
     pub(crate) const fn nmis_missed_while_loading(self, screen: Screen, game_type: u8) -> u8 {
-        let _ = (screen, game_type);
-        0
+        let _ = game_type;
+        match screen {
+            Screen::LevelMenu => 1,
+            _ => 0,
+        }
     }
 }
