@@ -629,7 +629,12 @@ impl Nes {
     /// `@mainLoop`: runs game-mode routines until one blocks or returns A == `gameModeState`.
     fn main_loop(&mut self) -> Wait {
         loop {
-            match self.branch_on_game_mode() {
+            let flow = if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 {
+                self.run_play_states()
+            } else {
+                self.branch_on_game_mode()
+            };
+            match flow {
                 Flow::Wait(w) => return w,
                 Flow::Ret(a) => {
                     if a == self.game_mode_state {
