@@ -1,0 +1,58 @@
+//! Writes the real ROM's per-frame trace of a movie, one JSON object per line.
+//!
+//! `cargo run --release -p playfield-rom --example rom_trace -- MOVIE.fm2 OUT.jsonl [--frames N]`
+//!
+//! Frame `F` = the state after `F` input lines, `F` = 1, 2, …; `--frames N` pads the movie with
+//! empty input lines (or cuts it) to `N` frames. The ROM comes from `PLAYFIELD_ROM`.
+
+use playfield_nes::fm2::Movie;
+use playfield_rom::{Emulator, Rom};
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("rom_trace: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: rom_trace MOVIE.fm2 OUT.jsonl [--frames N]";
+    let (movie_path, out_path, frames) = match args.as_slice() {
+        [m, o] => (m, o, None),
+        [m, o, flag, n] if flag == "--frames" => {
+            let n: usize = n
+                .parse()
+                .map_err(|_| format!("--frames: not a number: {n}\n{usage}"))?;
+            (m, o, Some(n))
+        }
+        _ => return Err(usage.to_owned()),
+    };
+    let text = std::fs::read_to_string(movie_path).map_err(|e| format!("{movie_path}: {e}"))?;
+    let movie = Movie::parse(&text).map_err(|e| format!("{movie_path}: {e}"))?;
+    let rom = Rom::from_env().map_err(|e| e.to_string())?;
+    let mut emulator = Emulator::new(&rom).map_err(|e| e.to_string())?;
+    let frames = frames.unwrap_or(movie.lines.len());
+    let file = std::fs::File::create(out_path).map_err(|e| format!("{out_path}: {e}"))?;
+    let mut out = BufWriter::new(file);
+    let mut line = String::new();
+    for i in 0..frames {
+        let input = movie.lines.get(i).copied().unwrap_or_default();
+        emulator.step_line(&input).map_err(|e| e.to_string())?;
+        line.clear();
+        // After a power command the emulator counts frames from the power-on again; the trace
+        // keeps numbering input lines.
+        let mut trace = emulator.trace_frame();
+        trace.frame = i as u64 + 1;
+        trace.write_json(&mut line);
+        out.write_all(line.as_bytes())
+            .map_err(|e| format!("{out_path}: {e}"))?;
+    }
+    out.flush().map_err(|e| format!("{out_path}: {e}"))?;
+    Ok(())
+}
