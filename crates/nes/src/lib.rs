@@ -2,6 +2,7 @@
 
 mod buttons;
 pub mod fm2;
+pub mod movies;
 pub mod trace;
 
 pub use buttons::Buttons;

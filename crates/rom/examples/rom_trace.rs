@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), String> {
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: rom_trace MOVIE.fm2 OUT.jsonl [--frames N]";
     let (movie_path, out_path, frames) = match args.as_slice() {
@@ -31,28 +31,27 @@ fn run() -> Result<(), String> {
                 .map_err(|_| format!("--frames: not a number: {n}\n{usage}"))?;
             (m, o, Some(n))
         }
-        _ => return Err(usage.to_owned()),
+        _ => return Err(usage.into()),
     };
     let text = std::fs::read_to_string(movie_path).map_err(|e| format!("{movie_path}: {e}"))?;
     let movie = Movie::parse(&text).map_err(|e| format!("{movie_path}: {e}"))?;
-    let rom = Rom::from_env().map_err(|e| e.to_string())?;
-    let mut emulator = Emulator::new(&rom).map_err(|e| e.to_string())?;
+    let rom = Rom::from_env()?;
+    let mut emulator = Emulator::new(&rom)?;
     let frames = frames.unwrap_or(movie.lines.len());
     let file = std::fs::File::create(out_path).map_err(|e| format!("{out_path}: {e}"))?;
     let mut out = BufWriter::new(file);
-    let mut line = String::new();
-    for i in 0..frames {
-        let input = movie.lines.get(i).copied().unwrap_or_default();
-        emulator.step_line(&input).map_err(|e| e.to_string())?;
-        line.clear();
-        // After a power command the emulator counts frames from the power-on again; the trace
-        // keeps numbering input lines.
-        let mut trace = emulator.trace_frame();
-        trace.frame = i as u64 + 1;
-        trace.write_json(&mut line);
-        out.write_all(line.as_bytes())
-            .map_err(|e| format!("{out_path}: {e}"))?;
-    }
+    let mut text = String::new();
+    emulator.trace_movie(
+        &movie.lines,
+        frames,
+        |trace| -> Result<(), Box<dyn std::error::Error>> {
+            text.clear();
+            trace.write_json(&mut text);
+            out.write_all(text.as_bytes())
+                .map_err(|e| format!("{out_path}: {e}"))?;
+            Ok(())
+        },
+    )?;
     out.flush().map_err(|e| format!("{out_path}: {e}"))?;
     Ok(())
 }

@@ -121,6 +121,29 @@ impl Emulator {
         self.step(line.buttons)
     }
 
+    /// Powers on and runs `frames` input lines — the movie's, then empty ones — calling `each`
+    /// with the trace of every frame `1..=frames`. Trace frames count input lines even across a
+    /// power command in the movie.
+    ///
+    /// # Errors
+    /// The first error of the emulator or of `each`.
+    pub fn trace_movie<E: From<RomError>>(
+        &mut self,
+        lines: &[InputLine],
+        frames: usize,
+        mut each: impl FnMut(&TraceFrame) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.power_on();
+        for i in 0..frames {
+            let line = lines.get(i).copied().unwrap_or_default();
+            self.step_line(&line)?;
+            let mut trace = self.trace_frame();
+            trace.frame = i as u64 + 1;
+            each(&trace)?;
+        }
+        Ok(())
+    }
+
     /// Input lines run since power-on.
     #[must_use]
     pub fn frame(&self) -> u64 {
