@@ -22,11 +22,17 @@
 //! On this timeline the reset code's NMI first runs in frame 5 (it reads line 4); frame 6 has
 //! none (NMI is off while the reset code clears the nametables); from frame 7 on every frame runs
 //! one NMI except while a screen is being loaded. `tests/alignment.rs` checks these facts.
+//! To repeat the FCEUX check: `rom_trace` on meta_nestris' `tests/movies/a_type_999999_score/
+//! tasvideos_4853m.fm2` (github.com/negative-seven/meta_nestris; not copied here) gives score
+//! `0x988831` at frame 10462 and `0x999999` at 10463; its `death/no_input.fm2` reaches playState
+//! 10 at frame 6610 and `b_type_clear/tasvideos_920m.fm2` scores 42442 at 3087, as its metadata
+//! says.
 
 use crate::rom::{Rom, RomError};
 use playfield_nes::Buttons;
 use playfield_nes::fm2::InputLine;
 use playfield_nes::trace::TraceFrame;
+use std::sync::Arc;
 use tetanes_core::common::{NesRegion, ResetKind};
 use tetanes_core::control_deck::{Config, ControlDeck, HeadlessMode};
 use tetanes_core::input::{JoypadBtnState, Player};
@@ -41,8 +47,9 @@ pub const RAM_SIZE: usize = 0x800;
 pub struct Emulator {
     /// The running console.
     deck: ControlDeck,
-    /// The console right after power-on, cloned by [`Emulator::power_on`].
-    powered_on: ControlDeck,
+    /// The console right after power-on, copied by [`Emulator::power_on`]; shared, so cloning an
+    /// emulator (a snapshot) copies one console, not two.
+    powered_on: Arc<ControlDeck>,
     /// Input lines consumed since power-on: the `F` of "the state after `F` lines".
     frame: u64,
 }
@@ -72,7 +79,7 @@ impl Emulator {
         deck.load_rom("Tetris", &mut rom.bytes())
             .map_err(|e| RomError::Emulator(format!("loading {}: {e}", rom.path().display())))?;
         Ok(Emulator {
-            powered_on: deck.clone(),
+            powered_on: Arc::new(deck.clone()),
             deck,
             frame: 0,
         })
@@ -178,6 +185,12 @@ fn to_joypad(buttons: Buttons) -> JoypadBtnState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn emulators_can_move_between_threads() {
+        fn send<T: Send>() {}
+        send::<Emulator>();
+    }
 
     #[test]
     fn buttons_map_to_tetanes_bits() {
