@@ -3,12 +3,16 @@
 //! `cargo run --release -p playfield-rom --example gen_movie -- KIND SEED OUT.fm2 [--frames N]
 //! [--style S] [--detours]`
 //!
-//! KIND is `a:LEVEL[:MUSIC]` (A-type, level 0-19), `b:LEVEL:HEIGHT[:MUSIC]` (B-type) or
-//! `suite:I` (the I-th movie of the differential suite, 0-based; SEED is then ignored). `--frames`
+//! KIND is `a:LEVEL[:MUSIC]` (A-type, level 0-19), `b:LEVEL:HEIGHT[:MUSIC]` (B-type),
+//! `suite:I` (the I-th movie of the differential suite, 0-based; SEED is then ignored) or
+//! `bot:LEVEL[:HEIGHT]` (A-type, or B-type with a height, played by `playfield_rom::bot`, which
+//! needs the ROM in `PLAYFIELD_ROM`).
+//! `--frames`
 //! is the number of gameplay frames after the menus (default 10000), `--style` one of mixed, idle,
 //! taps, holds, softdrop, rotations, pauses, select, chaos. The ROM is not needed.
 
 use playfield_nes::movies::{GameSetup, PlayStyle, differential_suite, to_game};
+use playfield_rom::{Emulator, Rom};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -23,7 +27,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let usage = "usage: gen_movie KIND SEED OUT.fm2 [--frames N] [--style S] [--detours]\n  \
-                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I";
+                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I | bot:LEVEL[:HEIGHT]";
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, seed, out, rest @ ..] = args.as_slice() else {
         return Err(usage.to_owned());
@@ -66,6 +70,18 @@ fn run() -> Result<(), String> {
                 .into_iter()
                 .nth(i)
                 .ok_or_else(|| format!("the suite has no movie {i}"))?
+        }
+        ["bot", level, height @ ..] if height.len() <= 1 => {
+            let setup = GameSetup {
+                game_type: u8::from(!height.is_empty()),
+                music_type: 0,
+                start_level: number(level, "LEVEL", 19)?,
+                start_height: height.first().map_or(Ok(0), |h| number(h, "HEIGHT", 5))?,
+            };
+            let rom = Rom::from_env().map_err(|e| e.to_string())?;
+            let mut emulator = Emulator::new(&rom).map_err(|e| e.to_string())?;
+            playfield_rom::bot::bot_movie(&mut emulator, setup, seed, frames, |_| {})
+                .map_err(|e| e.to_string())?
         }
         ["a", level, music @ ..] if music.len() <= 1 => {
             let setup = GameSetup {

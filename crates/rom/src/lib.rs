@@ -1,6 +1,7 @@
 //! The real ROM in an embedded emulator (tetanes-core): load and verify Tetris (USA), run it one
 //! input line at a time, and read its RAM as the traces `playfield-nes` is compared on.
 
+pub mod bot;
 mod emulator;
 mod rom;
 
