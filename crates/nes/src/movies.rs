@@ -83,10 +83,17 @@ pub enum PlayStyle {
     Chaos,
 }
 
-const STYLES: [PlayStyle; 8] = [
+/// The styles `Mixed` picks from, soft drop weighted up so that games top out (and the movie
+/// goes on through the curtain and the menus) well within a movie.
+const STYLES: [PlayStyle; 13] = [
     PlayStyle::Idle,
     PlayStyle::Taps,
+    PlayStyle::Taps,
     PlayStyle::Holds,
+    PlayStyle::Holds,
+    PlayStyle::SoftDrop,
+    PlayStyle::SoftDrop,
+    PlayStyle::SoftDrop,
     PlayStyle::SoftDrop,
     PlayStyle::Rotations,
     PlayStyle::Pauses,
@@ -352,6 +359,12 @@ impl Builder {
                     let b = self.rng.pick(&moves);
                     let gap = self.rng.range(1, 20);
                     self.tap(b, gap);
+                    if self.rng.chance(20) {
+                        // A short soft drop between taps.
+                        let n = self.rng.range(2, 20);
+                        self.lines.extend(std::iter::repeat_n(Buttons::DOWN, n));
+                        self.wait(1);
+                    }
                 }
                 PlayStyle::Holds => {
                     let dir = self.rng.pick(&[Buttons::LEFT, Buttons::RIGHT]);
