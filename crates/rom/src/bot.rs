@@ -224,7 +224,8 @@ pub fn bot_movie(
     Ok(movie)
 }
 
-/// The bot games of the differential suite, about 100,000 frames: A-type from levels 0, 5, 9,
+/// The bot games of the differential suite as `(setup, seed, play frames)` for [`bot_movie`],
+/// about 100,000 frames: A-type from levels 0, 5, 9,
 /// 12, 15, 18 and 19 (level-ups, every kind of line clear, scores past 30,000 and the A-type
 /// ending) and B-type level 9 at heights 0 and 5 (25-line goal, B-type ending).
 #[must_use]
@@ -273,6 +274,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bot_suite_spans_levels_and_both_types() {
+        let suite = bot_suite();
+        let frames: usize = suite.iter().map(|&(_, _, f)| f).sum();
+        assert!(frames >= 100_000, "{frames}");
+        assert!(
+            suite
+                .iter()
+                .any(|(s, _, _)| s.game_type == 1 && s.start_height == 5)
+        );
+        assert!(suite.iter().any(|(s, _, _)| s.start_level >= 18));
     }
 
     #[test]
