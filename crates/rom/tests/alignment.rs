@@ -166,3 +166,37 @@ fn trace_frame_numbers_count_lines() {
     assert_eq!(e.frame(), 0);
     assert_eq!(e.ram(), [0; 0x800], "power-on RAM is zeroed");
 }
+
+#[test]
+fn movie_commands_power_and_reset() {
+    use playfield_nes::fm2::{Command, InputLine};
+    let Some(rom) = rom_for_tests() else { return };
+    let mut e = Emulator::new(&rom).unwrap();
+    let mut fresh = Emulator::new(&rom).unwrap();
+    run(&mut e, 300, &[(267, Buttons::START)]);
+    // A power command starts over: the line carrying it is line 0 of a new power-on.
+    let power = InputLine {
+        command: Command::POWER,
+        ..InputLine::new(Buttons::NONE)
+    };
+    e.step_line(&power).unwrap();
+    fresh.step(Buttons::NONE).unwrap();
+    assert_eq!(e.frame(), 1);
+    for _ in 0..300 {
+        e.step(Buttons::NONE).unwrap();
+        fresh.step(Buttons::NONE).unwrap();
+    }
+    assert_eq!(e.ram(), fresh.ram());
+    // A soft reset keeps RAM, so the reset code finds its magic bytes ($0750) and warm-boots.
+    let reset = InputLine {
+        command: Command::SOFT_RESET,
+        ..InputLine::new(Buttons::NONE)
+    };
+    e.step_line(&reset).unwrap();
+    for _ in 0..20 {
+        e.step(Buttons::NONE).unwrap();
+    }
+    let ram = e.ram();
+    assert_eq!(ram[GAME_MODE], 0, "back on the legal screen");
+    assert_eq!(&ram[0x750..0x755], &[0x12, 0x34, 0x56, 0x78, 0x9A]);
+}
