@@ -16,7 +16,9 @@
 //! press here is a single button followed by at least one released line; A held before Start
 //! adds 10 to the level. Gameplay input is a random mix of styles (taps, DAS holds, soft drop,
 //! rotation spam, pauses, Select, chaos); it keeps going after the game ends, through the curtain,
-//! high-score entry and the level menu, where a Start may begin another game.
+//! high-score entry and the level menu, where a Start may begin another game. Random input there
+//! also presses B, which backs out to the title; a title left alone for ~1,280 frames runs the
+//! demo (game mode 5), so suite movies visit the demo too (seen in 3 of 3 sampled).
 
 use crate::Buttons;
 

@@ -4,14 +4,15 @@
 //! [--style S] [--detours]`
 //!
 //! KIND is `a:LEVEL[:MUSIC]` (A-type, level 0-19), `b:LEVEL:HEIGHT[:MUSIC]` (B-type),
-//! `suite:I` (the I-th movie of the differential suite, 0-based; SEED is then ignored) or
+//! `suite:I` (the I-th movie of the differential suite, 0-based; SEED is then ignored),
+//! `bench` (the benchmark movie) or
 //! `bot:LEVEL[:HEIGHT]` (A-type, or B-type with a height, played by `playfield_rom::bot`, which
 //! needs the ROM in `PLAYFIELD_ROM`).
 //! `--frames`
 //! is the number of gameplay frames after the menus (default 10000), `--style` one of mixed, idle,
 //! taps, holds, softdrop, rotations, pauses, select, chaos. The ROM is not needed.
 
-use playfield_nes::movies::{GameSetup, PlayStyle, differential_suite, to_game};
+use playfield_nes::movies::{GameSetup, PlayStyle, benchmark_movie, differential_suite, to_game};
 use playfield_rom::{Emulator, Rom};
 use std::process::ExitCode;
 
@@ -27,7 +28,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let usage = "usage: gen_movie KIND SEED OUT.fm2 [--frames N] [--style S] [--detours]\n  \
-                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I | bot:LEVEL[:HEIGHT]";
+                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I | bot:LEVEL[:HEIGHT] | bench";
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, seed, out, rest @ ..] = args.as_slice() else {
         return Err(usage.to_owned());
@@ -63,6 +64,7 @@ fn run() -> Result<(), String> {
     };
     let parts: Vec<&str> = kind.split(':').collect();
     let movie = match parts.as_slice() {
+        ["bench"] => benchmark_movie(),
         ["suite", i] => {
             let suite = differential_suite();
             let i: usize = i.parse().map_err(|_| format!("suite index: {i}"))?;
