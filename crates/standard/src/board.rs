@@ -89,7 +89,10 @@ impl Board {
     /// Height of the pile: index of the highest occupied row + 1 (0 when empty).
     #[must_use]
     pub fn pile_height(&self) -> usize {
-        self.rows().iter().rposition(|&r| r != 0).map_or(0, |y| y + 1)
+        self.rows()
+            .iter()
+            .rposition(|&r| r != 0)
+            .map_or(0, |y| y + 1)
     }
 
     /// Whether `shape` with its origin at column `ox`, row `oy` lies inside the board and overlaps

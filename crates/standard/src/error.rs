@@ -25,7 +25,9 @@ pub enum Error {
     #[error("initial level {0} is not in 1..=10")]
     Level(u8),
     /// A character in a piece-sequence file that is neither a piece letter nor whitespace.
-    #[error("{source_name}:{line}:{column}: unexpected character {found:?} (expected one of O I S Z L J T)")]
+    #[error(
+        "{source_name}:{line}:{column}: unexpected character {found:?} (expected one of O I S Z L J T)"
+    )]
     PieceLetter {
         /// File name (or other description of the text).
         source_name: String,

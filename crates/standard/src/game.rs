@@ -275,7 +275,9 @@ impl Game {
         let shape = p.shape();
         p.y = self.spawn_y() - i32::from(shape.dy_max);
         if !self.board.fits(shape, p.x, p.y) {
-            return Err(Error::Placement("piece does not fit at the top of that column"));
+            return Err(Error::Placement(
+                "piece does not fit at the top of that column",
+            ));
         }
         p.y = self.board.drop_row(shape, p.x, p.y);
         self.current = Some(p);

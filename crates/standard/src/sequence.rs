@@ -196,6 +196,11 @@ mod tests {
             parse_pieces(" \n\t", "e").unwrap_err(),
             Error::NoPieces("e".into())
         );
-        assert_eq!(parse_pieces("\u{feff}", "b").unwrap_err().to_string().contains("1:1"), true);
+        assert!(
+            parse_pieces("\u{feff}", "b")
+                .unwrap_err()
+                .to_string()
+                .contains("b:1:1:")
+        );
     }
 }
