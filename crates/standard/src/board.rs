@@ -64,18 +64,21 @@ impl Board {
 
     /// Number of rows.
     #[must_use]
+    #[inline]
     pub const fn height(&self) -> usize {
         self.height as usize
     }
 
     /// The rows in use, bottom first.
     #[must_use]
+    #[inline]
     pub fn rows(&self) -> &[u16] {
         &self.rows[..self.height as usize]
     }
 
     /// Whether the cell at column `x`, row `y` (0-based, y up) is occupied; outside is empty.
     #[must_use]
+    #[inline]
     pub fn cell(&self, x: usize, y: usize) -> bool {
         x < WIDTH && y < self.height() && self.rows[y] >> x & 1 == 1
     }
@@ -88,6 +91,7 @@ impl Board {
 
     /// Height of the pile: index of the highest occupied row + 1 (0 when empty).
     #[must_use]
+    #[inline]
     pub fn pile_height(&self) -> usize {
         self.rows()
             .iter()
@@ -122,6 +126,15 @@ impl Board {
             oy -= 1;
         }
         oy
+    }
+
+    /// [`Board::drop_row`] for a caller that knows the pile height: rows at and above it are
+    /// empty, so the fall through them needs no tests.
+    #[must_use]
+    #[inline]
+    pub fn drop_row_above_pile(&self, shape: &Shape, ox: i32, oy: i32, pile_height: usize) -> i32 {
+        let clear = pile_height as i32 - i32::from(shape.dy_min);
+        self.drop_row(shape, ox, oy.min(clear.max(-i32::from(shape.dy_min))))
     }
 
     /// Adds the piece's cells to the pile (no checks beyond the board edges: cells outside are
@@ -221,6 +234,8 @@ mod tests {
         b.set(4, 0, true);
         assert!(!b.fits(i, 5, 0));
         assert_eq!(b.drop_row(i, 5, 19), 1);
+        assert_eq!(b.drop_row_above_pile(i, 5, 19, b.pile_height()), 1);
+        assert_eq!(b.drop_row_above_pile(i, 2, 19, b.pile_height()), 0);
     }
 
     #[test]

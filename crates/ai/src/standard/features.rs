@@ -38,6 +38,20 @@ pub fn place_and_measure(
     oy: i32,
     deep: bool,
 ) -> (Board, Features) {
+    place_and_measure_with(board, board.pile_height(), shape, ox, oy, deep)
+}
+
+/// [`place_and_measure`] for a caller that knows `board`'s pile height.
+#[inline]
+#[must_use]
+pub fn place_and_measure_with(
+    board: &Board,
+    pile_height: usize,
+    shape: &Shape,
+    ox: i32,
+    oy: i32,
+    deep: bool,
+) -> (Board, Features) {
     let mut b = *board;
     b.add(shape, ox, oy);
     let bottom = (oy + i32::from(shape.dy_min)) as usize;
@@ -53,7 +67,9 @@ pub fn place_and_measure(
     if rows_completed > 0 {
         b.collapse_completed_rows_in(bottom, bottom + rows);
     }
-    let mut f = measure(&b, deep);
+    let top = (oy + i32::from(shape.dy_max) + 1) as usize;
+    let ph = pile_height.max(top) - rows_completed as usize;
+    let mut f = measure_with(&b, ph, deep);
     f.landing_height = f64::from(oy + 1) + f64::from(shape.dy_min + shape.dy_max) * 0.5;
     f.rows_completed = rows_completed;
     f.eroded_cells = rows_completed * piece_cells;
@@ -63,9 +79,16 @@ pub fn place_and_measure(
 /// The board-only features (landing height and eroded cells left at zero).
 #[must_use]
 pub fn measure(board: &Board, deep: bool) -> Features {
+    measure_with(board, board.pile_height(), deep)
+}
+
+/// [`measure`] for a caller that knows the pile height.
+#[inline]
+#[must_use]
+pub fn measure_with(board: &Board, pile_height: usize, deep: bool) -> Features {
     let r = board.rows();
     let h = r.len();
-    let ph = board.pile_height();
+    let ph = pile_height;
     let mut f = Features {
         row_transitions: 2 * (h - ph) as u32,
         ..Features::default()
@@ -75,14 +98,16 @@ pub fn measure(board: &Board, deep: bool) -> Features {
     // Column transitions: floor (filled) against row 0.
     let mut ct = (!r.first().copied().unwrap_or(0) & FULL_ROW).count_ones();
     let mut cover = 0u16;
+    // Rows at and above the pile height are empty (the sky above the board too).
+    let mut above = 0u16;
     let mut holes = 0;
     let mut rows_with_holes = 0;
     for y in (0..ph).rev() {
         let row = r[y];
         let e = (row << 1) | WALLS;
         f.row_transitions += ((e ^ (e >> 1)) & PAIRS).count_ones();
-        let above = if y + 1 < h { r[y + 1] } else { 0 };
         ct += (row ^ above).count_ones();
+        above = row;
         let hole_bits = !row & cover & FULL_ROW;
         holes += hole_bits.count_ones();
         rows_with_holes += u32::from(hole_bits != 0);

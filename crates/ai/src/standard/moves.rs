@@ -121,6 +121,7 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
     let mut out = Placements::default();
     let sx = spawn_x();
     let sy = spawn_y(board);
+    let ph = board.pile_height();
     let s0 = piece.shape(0);
     if !board.fits(s0, sx, sy) {
         // The piece cannot appear: the game is over.
@@ -156,7 +157,7 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
                     out.push(Placement {
                         orientation: r,
                         x,
-                        y: board.drop_row(s, x, oy),
+                        y: board.drop_row_above_pile(s, x, oy, ph),
                         forced: false,
                     });
                 }
@@ -171,7 +172,7 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
                         out.push(Placement {
                             orientation: r,
                             x,
-                            y: board.drop_row(s, x, top),
+                            y: board.drop_row_above_pile(s, x, top, ph),
                             forced: false,
                         });
                     }

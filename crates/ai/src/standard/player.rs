@@ -2,7 +2,7 @@
 //! game's own inputs.
 
 use super::evaluator::{Evaluator, Weights};
-use super::features::place_and_measure;
+use super::features::place_and_measure_with;
 use super::moves::{MoveModel, Placement, placements, spawn_x, spawn_y};
 use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
 
@@ -97,9 +97,11 @@ impl Player {
     /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
     fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
         let list = placements(board, piece, self.config.model);
+        let ph = board.pile_height();
         let mut best = REALLY_BAD;
         for p in list.as_slice() {
-            let (_, f) = place_and_measure(board, piece.shape(p.orientation), p.x, p.y, self.deep);
+            let shape = piece.shape(p.orientation);
+            let (_, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
             best = best.max(self.config.weights.rate(&f));
         }
         best
@@ -110,6 +112,7 @@ impl Player {
     #[must_use]
     pub fn choose(&self, board: &Board, piece: Piece, next: Option<Piece>) -> Option<Placement> {
         let list = placements(board, piece, self.config.model);
+        let ph = board.pile_height();
         let sx = spawn_x();
         // (avoids game end, rating, priority) compared as Fahey does: strictly better rating, or
         // equal rating and strictly higher priority.
@@ -118,8 +121,8 @@ impl Player {
             if p.forced {
                 return Some(p);
             }
-            let (after, f) =
-                place_and_measure(board, piece.shape(p.orientation), p.x, p.y, self.deep);
+            let shape = piece.shape(p.orientation);
+            let (after, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
             let mut rating = self.config.weights.rate(&f);
             let safe = !self.config.exclude_game_ending || spawn_region_clear(&after);
             if self.config.lookahead >= 2
