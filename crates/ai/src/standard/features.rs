@@ -3,6 +3,25 @@
 
 use playfield_standard::{Board, FULL_ROW, Shape, WIDTH};
 
+/// Population counts of 12-bit values: the default x86-64 target has no popcnt instruction, and
+/// every row value (with its two wall bits) fits in 12 bits.
+static POP12: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Number of set bits of a value below 4096.
+#[inline]
+#[must_use]
+pub(crate) fn pop12(x: u16) -> u32 {
+    u32::from(POP12[usize::from(x & 0xFFF)])
+}
+
 /// Features of one placement: the piece's landing and the board after completed rows collapse.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Features {
@@ -61,7 +80,7 @@ pub fn place_and_measure_with(
     for i in 0..rows {
         if b.rows()[bottom + i] == FULL_ROW {
             rows_completed += 1;
-            piece_cells += shape.masks[i].count_ones();
+            piece_cells += pop12(shape.masks[i]);
         }
     }
     if rows_completed > 0 {
@@ -96,7 +115,7 @@ pub fn measure_with(board: &Board, pile_height: usize, deep: bool) -> Features {
     const WALLS: u16 = 1 | (1 << (WIDTH + 1));
     const PAIRS: u16 = (1 << (WIDTH + 1)) - 1;
     // Column transitions: floor (filled) against row 0.
-    let mut ct = (!r.first().copied().unwrap_or(0) & FULL_ROW).count_ones();
+    let mut ct = pop12(!r.first().copied().unwrap_or(0) & FULL_ROW);
     let mut cover = 0u16;
     // Rows at and above the pile height are empty (the sky above the board too).
     let mut above = 0u16;
@@ -105,11 +124,11 @@ pub fn measure_with(board: &Board, pile_height: usize, deep: bool) -> Features {
     for y in (0..ph).rev() {
         let row = r[y];
         let e = (row << 1) | WALLS;
-        f.row_transitions += ((e ^ (e >> 1)) & PAIRS).count_ones();
-        ct += (row ^ above).count_ones();
+        f.row_transitions += pop12((e ^ (e >> 1)) & PAIRS);
+        ct += pop12(row ^ above);
         above = row;
         let hole_bits = !row & cover & FULL_ROW;
-        holes += hole_bits.count_ones();
+        holes += pop12(hole_bits);
         rows_with_holes += u32::from(hole_bits != 0);
         cover |= row;
         // Well cells: empty with both neighbours filled (walls count as filled).
@@ -136,7 +155,8 @@ pub fn measure_with(board: &Board, pile_height: usize, deep: bool) -> Features {
     }
     f.column_transitions = ct;
     f.holes = holes;
-    f.rows_with_holes = rows_with_holes;
+    // The BCTS-only features stay zero unless asked for, like on the incremental path.
+    f.rows_with_holes = if deep { rows_with_holes } else { 0 };
     if deep && holes > 0 {
         for x in 0..WIDTH {
             let bit = 1u16 << x;

@@ -3,6 +3,7 @@
 
 use super::evaluator::{Evaluator, Weights};
 use super::features::place_and_measure_with;
+use super::incremental::Prepared;
 use super::moves::{MoveModel, Placement, placements, spawn_x, spawn_y};
 use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
 
@@ -97,11 +98,11 @@ impl Player {
     /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
     fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
         let list = placements(board, piece, self.config.model);
-        let ph = board.pile_height();
+        let prep = Prepared::new(board);
         let mut best = REALLY_BAD;
         for p in list.as_slice() {
             let shape = piece.shape(p.orientation);
-            let (_, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
+            let f = prep.features(shape, p.x, p.y, self.deep);
             best = best.max(self.config.weights.rate(&f));
         }
         best
@@ -113,6 +114,9 @@ impl Player {
     pub fn choose(&self, board: &Board, piece: Piece, next: Option<Piece>) -> Option<Placement> {
         let list = placements(board, piece, self.config.model);
         let ph = board.pile_height();
+        let prep = Prepared::new(board);
+        // The board after each placement is needed only to look further or to check the spawn.
+        let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
         let sx = spawn_x();
         // (avoids game end, rating, priority) compared as Fahey does: strictly better rating, or
         // equal rating and strictly higher priority.
@@ -122,13 +126,22 @@ impl Player {
                 return Some(p);
             }
             let shape = piece.shape(p.orientation);
-            let (after, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
-            let mut rating = self.config.weights.rate(&f);
-            let safe = !self.config.exclude_game_ending || spawn_region_clear(&after);
-            if self.config.lookahead >= 2
-                && let Some(n) = next
-            {
-                rating += self.best_rating(&after, n);
+            let mut safe = true;
+            let mut rating;
+            if need_board {
+                let (after, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
+                rating = self.config.weights.rate(&f);
+                safe = !self.config.exclude_game_ending || spawn_region_clear(&after);
+                if self.config.lookahead >= 2
+                    && let Some(n) = next
+                {
+                    rating += self.best_rating(&after, n);
+                }
+            } else {
+                rating = self
+                    .config
+                    .weights
+                    .rate(&prep.features(shape, p.x, p.y, self.deep));
             }
             let priority = p.priority(sx);
             let better = match best {
