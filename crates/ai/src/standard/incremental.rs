@@ -137,8 +137,8 @@ impl Prepared {
         let top = bottom + n; // first row above the piece
         // Row transitions: only the piece's rows change.
         let mut rt = self.row_trans_total;
-        for i in 0..n {
-            rt = rt + row_transitions(new_rows[i]) - u32::from(self.row_trans[bottom + i]);
+        for (i, &row) in new_rows[..n].iter().enumerate() {
+            rt = rt + row_transitions(row) - u32::from(self.row_trans[bottom + i]);
         }
         // Column transitions: the pairs (y, y + 1) for y from bottom - 1 to top - 1, and the
         // floor term when the piece touches row 0.
@@ -169,8 +169,8 @@ impl Prepared {
         let hi = (ox + i32::from(shape.dx_max)) as usize;
         // Holes = sum over columns of (height - filled cells); the piece adds 4 cells.
         let mut holes = self.holes;
-        for x in lo..=hi {
-            holes += (32 - cols[x].leading_zeros()) - (32 - self.cols[x].leading_zeros());
+        for (new, old) in cols[lo..=hi].iter().zip(&self.cols[lo..=hi]) {
+            holes += (32 - new.leading_zeros()) - (32 - old.leading_zeros());
         }
         holes -= 4;
         let mut wells = self.wells;
