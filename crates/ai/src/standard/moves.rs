@@ -122,6 +122,27 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
     let sx = spawn_x();
     let sy = spawn_y(board);
     let ph = board.pile_height();
+    // Column heights (top filled row + 1): a piece entirely above the pile lands where its lowest
+    // cell meets a column top, without testing row by row.
+    let mut heights = [0i32; WIDTH];
+    for (y, &row) in board.rows()[..ph].iter().enumerate() {
+        let mut bits = row;
+        while bits != 0 {
+            heights[bits.trailing_zeros() as usize] = y as i32 + 1;
+            bits &= bits - 1;
+        }
+    }
+    let land = |s: &playfield_standard::Shape, x: i32, from: i32| -> i32 {
+        if from + i32::from(s.dy_min) >= ph as i32 {
+            s.cells
+                .iter()
+                .map(|&(dx, dy)| heights[(x + i32::from(dx)) as usize] - i32::from(dy))
+                .max()
+                .unwrap_or(from)
+        } else {
+            board.drop_row(s, x, from)
+        }
+    };
     let s0 = piece.shape(0);
     if !board.fits(s0, sx, sy) {
         // The piece cannot appear: the game is over.
@@ -157,7 +178,7 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
                     out.push(Placement {
                         orientation: r,
                         x,
-                        y: board.drop_row_above_pile(s, x, oy, ph),
+                        y: land(s, x, oy),
                         forced: false,
                     });
                 }
@@ -172,7 +193,7 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
                         out.push(Placement {
                             orientation: r,
                             x,
-                            y: board.drop_row_above_pile(s, x, top, ph),
+                            y: land(s, x, top),
                             forced: false,
                         });
                     }
@@ -186,6 +207,32 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn landing_rows_match_row_by_row_drops() {
+        let mut rng = playfield_standard::SplitMix64::new(5);
+        for _ in 0..2000 {
+            let h = 4 + (rng.next_u64() % 17) as usize;
+            let ph = (rng.next_u64() % (h as u64 - 1)) as usize;
+            let rows: Vec<u16> = (0..ph)
+                .map(|_| rng.next_u64() as u16 & playfield_standard::FULL_ROW & !1)
+                .collect();
+            let b = Board::from_rows(h, &rows).unwrap();
+            for piece in Piece::ALL {
+                for model in [MoveModel::Standard, MoveModel::Simplified] {
+                    for p in placements(&b, piece, model).as_slice() {
+                        let s = piece.shape(p.orientation);
+                        let start = if model == MoveModel::Standard && !p.forced {
+                            spawn_y(&b) - 1
+                        } else {
+                            p.y.max(spawn_y(&b) - i32::from(s.dy_max))
+                        };
+                        assert_eq!(p.y, b.drop_row(s, p.x, start), "{rows:?} {piece} {p:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn empty_board_counts() {
