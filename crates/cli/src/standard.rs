@@ -696,7 +696,10 @@ fn play(a: &PlayArgs) -> Result<()> {
                         game.rotate();
                     }
                     KeyCode::Down | KeyCode::Char(' ') | KeyCode::Char('j') => {
-                        game.drop();
+                        // §5.5: after a landing a full delay passes before the next piece.
+                        if game.drop().is_some() {
+                            next_tick = Instant::now() + iteration_delay(game.level());
+                        }
                     }
                     KeyCode::Char('p') => paused = !paused,
                     KeyCode::Char('r') if game.game_over().is_some() => {
