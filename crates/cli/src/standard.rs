@@ -697,7 +697,8 @@ fn play(a: &PlayArgs) -> Result<()> {
                     }
                     KeyCode::Down | KeyCode::Char(' ') | KeyCode::Char('j') => {
                         // §5.5: after a landing a full delay passes before the next piece.
-                        if game.drop().is_some() {
+                        let landed = game.drop().is_some();
+                        if landed {
                             next_tick = Instant::now() + iteration_delay(game.level());
                         }
                     }
