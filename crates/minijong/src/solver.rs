@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::board::{Board, Face, POSITIONS, SLOTS, Slot, stack_slot};
+use crate::board::{Board, Face, POSITIONS, SIDE, SLOTS, Slot, stack_slot};
 use crate::rules::{self, Heights, Pair};
 
 /// The solver's answer for one position.
@@ -46,13 +46,58 @@ pub fn solve(board: &Board) -> Solution {
 /// Solves from any position of `board` (for hints and the solver tests).
 #[must_use]
 pub fn solve_from(board: &Board, heights: &Heights) -> Solution {
-    let mut search = Search::new(board, heights);
-    let mut h = *heights;
-    let key = search.start_key;
-    search.dfs(&mut h, key, 0);
+    solve_limited(board, heights, u64::MAX).expect("an unlimited search always finishes")
+}
+
+/// Solves from a position, giving up (`None`) after about `max_nodes` positions.
+///
+/// Move order decides how fast a clearing line is found, and no one order suits every deal, so
+/// two orders take turns with growing budgets (restarts); the last run is unlimited. Each run is
+/// exact by itself when it finishes, so the answer does not depend on which run gave it.
+#[must_use]
+pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option<Solution> {
+    const SCHEDULE: [(Order, u64); 6] = [
+        (Order::Uncover, 5_000),
+        (Order::Mobility, 5_000),
+        (Order::Uncover, 50_000),
+        (Order::Mobility, 50_000),
+        (Order::Uncover, 500_000),
+        (Order::Mobility, 500_000),
+    ];
     let tiles = rules::tiles_left(heights);
-    let tiles_left = tiles - 2 * search.best_path.len();
-    Solution { winnable: tiles_left <= 1, moves: search.best_path, tiles_left, nodes: search.nodes }
+    let mut nodes = 0u64;
+    let last = (Order::Uncover, u64::MAX);
+    for (order, budget) in SCHEDULE.into_iter().chain(std::iter::once(last)) {
+        let budget = budget.min(max_nodes.saturating_sub(nodes));
+        if budget == 0 {
+            return None;
+        }
+        let mut search = Search::new(board, heights, order, budget);
+        let mut h = *heights;
+        let key = search.start_key;
+        search.dfs(&mut h, key, 0);
+        nodes += search.nodes;
+        let reached_goal = search.best_path.len() >= search.goal;
+        if reached_goal || !search.cut {
+            let tiles_left = tiles - 2 * search.best_path.len();
+            return Some(Solution {
+                winnable: tiles_left <= 1,
+                moves: search.best_path,
+                tiles_left,
+                nodes,
+            });
+        }
+    }
+    None
+}
+
+/// How the search orders the moves of a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// Higher tiles first (uncover stacks), then pairs that finish a face.
+    Uncover,
+    /// Most free tiles after the move first.
+    Mobility,
 }
 
 /// "Solvable deals only": the deal of `seed` if it is winnable, else of `seed + 1`, and so on
@@ -112,12 +157,16 @@ struct Search {
     /// Pairs that would reach the root's upper bound: stop there.
     goal: usize,
     done: bool,
+    /// The budget ran out before the search finished.
+    cut: bool,
+    budget: u64,
+    order: Order,
     nodes: u64,
     start_key: u128,
 }
 
 impl Search {
-    fn new(board: &Board, heights: &Heights) -> Self {
+    fn new(board: &Board, heights: &Heights, order: Order, budget: u64) -> Self {
         let faces = *board.faces();
         let mut face_index = [u8::MAX; 64];
         let mut copies: Vec<Vec<Copy_>> = Vec::new();
@@ -143,6 +192,9 @@ impl Search {
             best_path: Vec::new(),
             goal: 0,
             done: false,
+            cut: false,
+            budget,
+            order,
             nodes: 0,
             start_key,
         };
@@ -150,19 +202,26 @@ impl Search {
         s
     }
 
-    /// Most pairs still removable, counting faces independently (see the module docs).
+    /// Most pairs still removable, counting faces independently (see the module docs), and
+    /// counting what an odd face must leave: one copy stays, and so does every tile under it.
     fn upper_bound(&self, h: &Heights) -> usize {
         let mut total = 0;
+        let mut tiles = 0;
+        let mut odd_faces = 0;
+        let mut stuck = 0;
         for group in &self.copies {
             let mut n = 0;
             let mut most = 0;
+            let mut lowest = u8::MAX;
             for (i, c) in group.iter().enumerate() {
                 if c.level >= h[c.pos as usize] {
                     continue;
                 }
                 n += 1;
+                lowest = lowest.min(c.level);
                 // Copies in the same stack as this one, counted once from the first of them.
-                let earlier_same = group[..i].iter().any(|d| d.pos == c.pos && d.level < h[d.pos as usize]);
+                let earlier_same =
+                    group[..i].iter().any(|d| d.pos == c.pos && d.level < h[d.pos as usize]);
                 if !earlier_same {
                     let k = group[i..]
                         .iter()
@@ -172,8 +231,126 @@ impl Search {
                 }
             }
             total += (n / 2).min(n - most);
+            tiles += n;
+            if n % 2 == 1 {
+                odd_faces += 1;
+                // The copy left over keeps itself and the `lowest` tiles under it at best.
+                stuck = stuck.max(lowest as usize + 1);
+            }
         }
-        total
+        let stuck = stuck.max(odd_faces);
+        (total - self.lost_couples(h)).min((tiles - stuck) / 2)
+    }
+
+    /// Pairs lost among *couples* (faces with exactly two copies left, in different stacks, so
+    /// their pairing is fixed), from precedence: a couple whose tile lies under another couple's
+    /// tile must wait for it; in rows 0 and 6 (always level 0, emptied only from the ends) a couple
+    /// in one row must wait for every tile of that row outside its two copies, and goes before
+    /// those between them. A couple under a lone copy of a face, or waiting for such a couple,
+    /// never goes; each cycle of waits loses at least one more pair.
+    fn lost_couples(&self, h: &Heights) -> usize {
+        // Couple number of each face group, and which groups are down to one copy.
+        let mut couple_of = [u8::MAX; 64];
+        let mut lone = [false; 64];
+        let mut n_couples = 0usize;
+        for (g, group) in self.copies.iter().enumerate() {
+            let mut n = 0;
+            let mut first = u8::MAX;
+            let mut same_stack = false;
+            for c in group {
+                if c.level < h[c.pos as usize] {
+                    n += 1;
+                    same_stack |= first == c.pos;
+                    first = c.pos;
+                }
+            }
+            if n == 2 && !same_stack && n_couples < 64 {
+                couple_of[g] = n_couples as u8;
+                n_couples += 1;
+            }
+            lone[g] = n == 1;
+        }
+        if n_couples == 0 {
+            return 0;
+        }
+        // before[x]: couples that must wait for couple x. doomed: couples that never go.
+        let mut before = [0u64; 64];
+        let mut doomed = 0u64;
+        for pos in 0..POSITIONS {
+            let height = h[pos] as usize;
+            for upper in 1..height {
+                let gu = self.group_at(pos, upper);
+                for lower in 0..upper {
+                    let gl = self.group_at(pos, lower);
+                    let cl = couple_of[gl];
+                    if cl == u8::MAX {
+                        continue;
+                    }
+                    if lone[gu] {
+                        doomed |= 1 << cl;
+                    } else if couple_of[gu] != u8::MAX && gu != gl {
+                        before[couple_of[gu] as usize] |= 1 << cl;
+                    }
+                }
+            }
+        }
+        for row in [0, SIDE - 1] {
+            let cells: Vec<(usize, u8)> = (0..SIDE)
+                .filter(|&c| h[row * SIDE + c] > 0)
+                .map(|c| (c, couple_of[self.group_at(row * SIDE + c, 0)]))
+                .collect();
+            for (i, &(c1, x)) in cells.iter().enumerate() {
+                if x == u8::MAX {
+                    continue;
+                }
+                let Some(&(c2, _)) = cells[i + 1..].iter().find(|t| t.1 == x) else {
+                    continue;
+                };
+                for &(c, y) in &cells {
+                    if y == u8::MAX || y == x {
+                        continue;
+                    }
+                    if c < c1 || c > c2 {
+                        before[y as usize] |= 1 << x;
+                    } else {
+                        before[x as usize] |= 1 << y;
+                    }
+                }
+            }
+        }
+        // Transitive closure (Warshall on bit rows).
+        let mut reach = before;
+        for k in 0..n_couples {
+            for i in 0..n_couples {
+                if reach[i] >> k & 1 == 1 {
+                    reach[i] |= reach[k];
+                }
+            }
+        }
+        let mut lost = doomed;
+        for x in 0..n_couples {
+            if doomed >> x & 1 == 1 {
+                lost |= reach[x];
+            }
+        }
+        let mut count = lost.count_ones() as usize;
+        // One more per cycle (strongly connected set) not already lost.
+        let mut seen = lost;
+        for x in 0..n_couples {
+            if seen >> x & 1 == 0 && reach[x] >> x & 1 == 1 {
+                let scc: u64 = (0..n_couples)
+                    .filter(|&y| reach[x] >> y & 1 == 1 && reach[y] >> x & 1 == 1)
+                    .fold(0, |m, y| m | 1 << y);
+                seen |= scc;
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Face group of the tile at `level` over `pos`.
+    fn group_at(&self, pos: usize, level: usize) -> usize {
+        self.face_index[self.faces[stack_slot(pos, level)] as usize] as usize
     }
 
     fn take(&mut self, h: &mut Heights, key: &mut u128, a: usize, b: usize) {
@@ -195,6 +372,11 @@ impl Search {
 
     fn dfs(&mut self, h: &mut Heights, key: u128, depth: usize) {
         self.nodes += 1;
+        if self.nodes > self.budget {
+            self.done = true;
+            self.cut = true;
+            return;
+        }
         if depth > self.best_path.len() {
             self.best_path.clone_from(&self.path);
             if depth >= self.goal {
@@ -248,7 +430,7 @@ impl Search {
         }
 
         // Every pair of free copies of a face, best-first: uncover high stacks, finish faces.
-        let mut moves: Vec<(u8, u8, u8)> = Vec::new();
+        let mut moves: Vec<(i32, u8, u8)> = Vec::new();
         let mut i = 0;
         while i < free.len() {
             let g = free[i].0;
@@ -256,8 +438,22 @@ impl Search {
             let finishes = self.remaining(g, h) == 2;
             for x in i..i + run {
                 for y in x + 1..i + run {
-                    let score = 2 * (free[x].2 + free[y].2) + if finishes { 3 } else { 0 };
-                    moves.push((score, free[x].1, free[y].1));
+                    let (a, b) = (free[x].1 as usize, free[y].1 as usize);
+                    let levels = i32::from(free[x].2 + free[y].2);
+                    let score = match self.order {
+                        Order::Uncover => 2 * levels + if finishes { 3 } else { 0 },
+                        Order::Mobility => {
+                            // Free tiles after the move (a removal can block neighbours).
+                            h[a] -= 1;
+                            h[b] -= 1;
+                            let mobility =
+                                (0..POSITIONS).filter(|&p| rules::is_free(h, p)).count() as i32;
+                            h[a] += 1;
+                            h[b] += 1;
+                            4 * mobility + 2 * levels + if finishes { 3 } else { 0 }
+                        }
+                    };
+                    moves.push((score, a as u8, b as u8));
                 }
             }
             i += run;
