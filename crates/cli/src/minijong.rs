@@ -1,12 +1,54 @@
-//! `playfield minijong ...` subcommands.
+//! `playfield minijong ...` subcommands: play in the terminal, solve a deal, measure many deals.
+
+mod play;
+mod solve;
+mod stats;
 
 use clap::Subcommand;
 
 /// The `minijong` subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Play in the terminal: arrows move (wrapping), Space/Enter fire, h hint, u undo, q quit.
+    Play {
+        /// Deal seed (default: from the clock; shown on screen).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Deal only winnable boards (deal, solve, redeal with the next seed).
+        #[arg(long)]
+        solvable: bool,
+    },
+    /// Print a deal, whether it can be cleared, and a solution (or the best line).
+    Solve {
+        /// Deal seed.
+        #[arg(long)]
+        seed: u64,
+        /// Print `{"seed","board","winnable","solution"}` as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve many deals in parallel: winnable fraction (95% CI) and solver time per deal.
+    Stats {
+        /// Number of deals (seeds S, S+1, ...).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        deals: u64,
+        /// First seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also write an SVG histogram of solver time per deal to this file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<std::path::PathBuf>,
+    },
+}
 
 /// Runs one `minijong` subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
-    match cmd {}
+    match cmd {
+        Command::Play { seed, solvable } => play::run(seed, solvable),
+        Command::Solve { seed, json } => solve::run(seed, json),
+        Command::Stats { deals, seed, json, plot } => stats::run(deals, seed, json, plot.as_deref()),
+    }
 }
