@@ -151,6 +151,8 @@ struct Search {
     copies: Vec<Vec<Copy_>>,
     /// Index into `copies` for each face value.
     face_index: [u8; 64],
+    /// For each slot: it and every slot under it in its stack.
+    below: [u128; SLOTS],
     visited: KeySet,
     path: Vec<Pair>,
     best_path: Vec<Pair>,
@@ -183,7 +185,12 @@ impl Search {
                 copies[face_index[f] as usize].push(Copy_ { pos: pos as u8, level: level as u8 });
             }
         }
+        let below = std::array::from_fn(|slot| {
+            let sl = Slot::from_index(slot).expect("slot < SLOTS");
+            (0..=sl.level as usize).fold(0u128, |m, l| m | 1 << stack_slot(sl.position(), l))
+        });
         let mut s = Self {
+            below,
             faces,
             copies,
             face_index,
@@ -238,8 +245,77 @@ impl Search {
                 stuck = stuck.max(lowest as usize + 1);
             }
         }
-        let stuck = stuck.max(odd_faces);
+        let stuck = stuck.max(odd_faces).max(self.forced_to_stay(h));
         (total - self.lost_couples(h)).min((tiles - stuck) / 2)
+    }
+
+    /// A lower bound on the tiles that can never be removed. For each face, the copies left
+    /// unpaired (`S`) must let the others pair across stacks, and nothing under an unpaired copy
+    /// can go; tiles that stay under every such choice stay for sure (`F`), which in turn fixes
+    /// copies of other faces, to a fixpoint. Then the tiles left are at least `F` plus, for any one
+    /// face, the least its choice adds to `F`.
+    fn forced_to_stay(&self, h: &Heights) -> usize {
+        let mut forced: u128 = 0;
+        let mut extra = 0usize;
+        for _round in 0..8 {
+            let mut next = forced;
+            extra = 0;
+            for group in &self.copies {
+                // Present copies: (slot, position), at most 6 considered.
+                let mut present = [(0u8, 0u8); 6];
+                let mut k = 0;
+                for c in group {
+                    if c.level < h[c.pos as usize] {
+                        if k == present.len() {
+                            k = usize::MAX;
+                            break;
+                        }
+                        present[k] = (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos);
+                        k += 1;
+                    }
+                }
+                if k == 0 || k == usize::MAX {
+                    continue;
+                }
+                let present = &present[..k];
+                // Quick case: an even number, all in different stacks, none fixed: pair them all.
+                let distinct = (0..k).all(|i| (i + 1..k).all(|j| present[i].1 != present[j].1));
+                if k % 2 == 0 && distinct && present.iter().all(|c| forced >> c.0 & 1 == 0) {
+                    continue;
+                }
+                let mut must_stay = u128::MAX;
+                let mut least_added = usize::MAX;
+                for subset in 0u32..1 << k {
+                    let mut closure = 0u128;
+                    let mut rest = 0u128;
+                    let mut ok = true;
+                    for (i, &(slot, _)) in present.iter().enumerate() {
+                        if subset >> i & 1 == 1 {
+                            closure |= self.below[slot as usize];
+                        } else if forced >> slot & 1 == 1 {
+                            ok = false; // a copy that can never go cannot be paired
+                        } else {
+                            rest |= 1 << slot;
+                        }
+                    }
+                    if !ok || closure & rest != 0 || !pairs_across_stacks(present, subset) {
+                        continue;
+                    }
+                    must_stay &= closure;
+                    least_added = least_added.min((closure & !forced).count_ones() as usize);
+                }
+                if least_added == usize::MAX {
+                    continue; // cannot happen (all copies unpaired is always a choice)
+                }
+                next |= must_stay;
+                extra = extra.max(least_added);
+            }
+            if next == forced {
+                break;
+            }
+            forced = next;
+        }
+        forced.count_ones() as usize + extra
     }
 
     /// Pairs lost among *couples* (faces with exactly two copies left, in different stacks, so
@@ -474,6 +550,14 @@ impl Search {
     fn remaining(&self, g: u8, h: &Heights) -> usize {
         self.copies[g as usize].iter().filter(|c| c.level < h[c.pos as usize]).count()
     }
+}
+
+/// Whether the copies (slot, position) not in `subset` can all pair, no pair within one stack.
+fn pairs_across_stacks(present: &[(u8, u8)], subset: u32) -> bool {
+    let rest = || (0..present.len()).filter(move |i| subset >> i & 1 == 0);
+    let n = rest().count();
+    n % 2 == 0
+        && rest().all(|i| rest().filter(|&j| present[j].1 == present[i].1).count() * 2 <= n)
 }
 
 /// The slot of a copy (for debugging and tests).
