@@ -23,4 +23,4 @@ pub use board::{Board, Face, Slot};
 pub use error::{Error, Result};
 pub use game::{Direction, FireOutcome, Game};
 pub use rules::{Heights, Pair};
-pub use solver::{Solution, solve, solve_from, solvable_deal};
+pub use solver::{Solution, solvable_deal, solve, solve_from, solve_limited};

@@ -5,6 +5,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
 use playfield_minijong::game::Buzz;
+use playfield_minijong::solver::solve_limited;
 use playfield_minijong::{Board, Direction, FireOutcome, Game, Pair, solvable_deal};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
@@ -19,6 +20,8 @@ use super::solve::face_letter;
 pub const MIN_WIDTH: u16 = 44;
 /// Smallest terminal height the screen fits in.
 pub const MIN_HEIGHT: u16 = 15;
+/// Search budget for a hint.
+const HINT_NODES: u64 = 2_000_000;
 /// Columns per tile on screen.
 const CELL: u16 = 3;
 
@@ -75,11 +78,18 @@ impl App {
                 }
             }
             KeyCode::Char('h') => {
-                self.hint = self.game.hint();
+                // A bounded search keeps the screen responsive on the rare very hard position.
+                let solved = solve_limited(self.game.board(), self.game.heights(), HINT_NODES);
+                let proven = solved.is_some();
+                self.hint = match solved {
+                    Some(s) => s.moves.first().copied(),
+                    None => self.game.legal_pairs().first().copied(),
+                };
                 self.message = match self.hint {
                     Some(p) => {
                         let (a, b) = (p.a.position(), p.b.position());
-                        format!("Hint: ({},{}) and ({},{})", a / 7, a % 7, b / 7, b % 7)
+                        let note = if proven { "" } else { " (not proven best)" };
+                        format!("Hint: ({},{}) and ({},{}){note}", a / 7, a % 7, b / 7, b % 7)
                     }
                     None => "No pair left to hint.".into(),
                 };

@@ -8,14 +8,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use playfield_minijong::{Board, solve};
+use playfield_minijong::Board;
+use playfield_minijong::solver::solve_limited;
 use rayon::prelude::*;
 use serde::Serialize;
 
 /// One deal's result. Everything but the time is the same for any thread count.
 struct Deal {
-    winnable: bool,
-    tiles_left: usize,
+    /// `None` when the node budget ran out before the deal was decided.
+    winnable: Option<bool>,
+    tiles_left: Option<usize>,
     seconds: f64,
 }
 
@@ -31,6 +33,9 @@ struct Summary {
     deals: u64,
     first_seed: u64,
     winnable: u64,
+    /// Deals not decided within `max_nodes` (left out of `fraction` and `ci95`).
+    undecided: u64,
+    max_nodes: u64,
     fraction: f64,
     /// Wilson score interval, 95%.
     ci95: [f64; 2],
@@ -41,7 +46,13 @@ struct Summary {
 }
 
 /// Runs the command.
-pub fn run(deals: u64, seed: u64, json: bool, plot: Option<&Path>) -> anyhow::Result<()> {
+pub fn run(
+    deals: u64,
+    seed: u64,
+    json: bool,
+    plot: Option<&Path>,
+    max_nodes: u64,
+) -> anyhow::Result<()> {
     let last = seed.checked_add(deals - 1).context("--seed + --deals overflows a 64-bit seed")?;
     let bar = ProgressBar::with_draw_target(
         Some(deals),
@@ -61,15 +72,19 @@ pub fn run(deals: u64, seed: u64, json: bool, plot: Option<&Path>) -> anyhow::Re
         .map(|s| {
             let board = Board::deal(s);
             let start = Instant::now();
-            let solution = solve(&board);
+            let solution = solve_limited(&board, &board.initial_heights(), max_nodes);
             let seconds = start.elapsed().as_secs_f64();
             bar.inc(1);
-            Deal { winnable: solution.winnable, tiles_left: solution.tiles_left, seconds }
+            Deal {
+                winnable: solution.as_ref().map(|s| s.winnable),
+                tiles_left: solution.map(|s| s.tiles_left),
+                seconds,
+            }
         })
         .collect();
     bar.finish_and_clear();
 
-    let summary = summarise(&results, seed);
+    let summary = summarise(&results, seed, max_nodes);
     if let Some(path) = plot {
         let svg = time_histogram_svg(&results);
         std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
@@ -82,8 +97,17 @@ pub fn run(deals: u64, seed: u64, json: bool, plot: Option<&Path>) -> anyhow::Re
         writeln!(out, "deals: {} (seeds {}..={})", summary.deals, seed, last)?;
         writeln!(
             out,
-            "winnable: {} = {:.4}, 95% CI [{:.4}, {:.4}] (Wilson)",
-            summary.winnable, summary.fraction, summary.ci95[0], summary.ci95[1]
+            "winnable: {} of {} decided = {:.4}, 95% CI [{:.4}, {:.4}] (Wilson)",
+            summary.winnable,
+            summary.deals - summary.undecided,
+            summary.fraction,
+            summary.ci95[0],
+            summary.ci95[1]
+        )?;
+        writeln!(
+            out,
+            "undecided after {} search positions: {}",
+            summary.max_nodes, summary.undecided
         )?;
         let hist: Vec<String> = summary.tiles_left.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         writeln!(out, "best result, tiles left -> deals: {}", hist.join(", "))?;
@@ -96,20 +120,25 @@ pub fn run(deals: u64, seed: u64, json: bool, plot: Option<&Path>) -> anyhow::Re
     Ok(())
 }
 
-fn summarise(results: &[Deal], seed: u64) -> Summary {
-    let n = results.len() as u64;
-    let winnable = results.iter().filter(|d| d.winnable).count() as u64;
+fn summarise(results: &[Deal], seed: u64, max_nodes: u64) -> Summary {
+    let undecided = results.iter().filter(|d| d.winnable.is_none()).count() as u64;
+    let n = results.len() as u64 - undecided;
+    let winnable = results.iter().filter(|d| d.winnable == Some(true)).count() as u64;
     let mut tiles_left = BTreeMap::new();
     for d in results {
-        *tiles_left.entry(d.tiles_left).or_insert(0) += 1;
+        if let Some(t) = d.tiles_left {
+            *tiles_left.entry(t).or_insert(0) += 1;
+        }
     }
     let mut ms: Vec<f64> = results.iter().map(|d| d.seconds * 1e3).collect();
     ms.sort_by(f64::total_cmp);
     Summary {
-        deals: n,
+        deals: results.len() as u64,
         first_seed: seed,
         winnable,
-        fraction: winnable as f64 / n as f64,
+        undecided,
+        max_nodes,
+        fraction: if n == 0 { 0.0 } else { winnable as f64 / n as f64 },
         ci95: wilson(winnable, n),
         tiles_left,
         time_ms: TimeMs {
