@@ -53,8 +53,12 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Play { seed, solvable } => play::run(seed, solvable),
         Command::Solve { seed, json } => solve::run(seed, json),
-        Command::Stats { deals, seed, json, plot, max_nodes } => {
-            stats::run(deals, seed, json, plot.as_deref(), max_nodes)
-        }
+        Command::Stats {
+            deals,
+            seed,
+            json,
+            plot,
+            max_nodes,
+        } => stats::run(deals, seed, json, plot.as_deref(), max_nodes),
     }
 }

@@ -11,7 +11,11 @@ fn playfield(args: &[&str]) -> Output {
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
@@ -49,7 +53,12 @@ fn solve_json_has_the_documented_shape() {
         let pair = pair.as_array().unwrap();
         assert_eq!(pair.len(), 2);
         let mut face = |s: &serde_json::Value| {
-            let s: Vec<usize> = s.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+            let s: Vec<usize> = s
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as usize)
+                .collect();
             assert_eq!(s.len(), 3);
             assert!(used.insert(s.clone()), "slot {s:?} used twice");
             board[s[0]][s[1]][s[2]].as_u64().unwrap()
@@ -67,7 +76,10 @@ fn solve_is_reproducible_and_text_mode_works() {
     let text = playfield(&["minijong", "solve", "--seed", "42"]);
     assert!(text.status.success());
     let s = String::from_utf8(text.stdout).unwrap();
-    assert!(s.contains("level 2 (3x3)") && s.contains("winnable:"), "{s}");
+    assert!(
+        s.contains("level 2 (3x3)") && s.contains("winnable:"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -87,7 +99,14 @@ fn bad_input_is_an_error_not_a_panic() {
         assert!(err.contains("error"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-    let out = playfield(&["minijong", "stats", "--deals", "2", "--seed", "18446744073709551615"]);
+    let out = playfield(&[
+        "minijong",
+        "stats",
+        "--deals",
+        "2",
+        "--seed",
+        "18446744073709551615",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("overflows"));
 }
@@ -104,13 +123,21 @@ fn play_without_a_terminal_says_a_terminal_is_needed() {
 fn stats_json_is_the_same_for_any_thread_count() {
     let run = |threads: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_playfield"))
-            .args(["minijong", "stats", "--deals", "40", "--seed", "500", "--json"])
+            .args([
+                "minijong", "stats", "--deals", "40", "--seed", "500", "--json",
+            ])
             .env("RAYON_NUM_THREADS", threads)
             .output()
             .unwrap();
         let mut v = json(&out);
-        assert!(out.stderr.is_empty(), "no progress bar when stderr is not a terminal");
-        assert_eq!(v["threads"].as_u64().unwrap(), threads.parse::<u64>().unwrap());
+        assert!(
+            out.stderr.is_empty(),
+            "no progress bar when stderr is not a terminal"
+        );
+        assert_eq!(
+            v["threads"].as_u64().unwrap(),
+            threads.parse::<u64>().unwrap()
+        );
         let t = &v["time_ms"];
         assert!(t["median"].as_f64().unwrap() <= t["p99"].as_f64().unwrap());
         assert!(t["p99"].as_f64().unwrap() <= t["max"].as_f64().unwrap());
@@ -128,7 +155,12 @@ fn stats_json_is_the_same_for_any_thread_count() {
     assert!((frac - one["winnable"].as_f64().unwrap() / decided as f64).abs() < 1e-12);
     let ci = one["ci95"].as_array().unwrap();
     assert!(ci[0].as_f64().unwrap() <= frac && frac <= ci[1].as_f64().unwrap());
-    let counted: u64 = one["tiles_left"].as_object().unwrap().values().map(|x| x.as_u64().unwrap()).sum();
+    let counted: u64 = one["tiles_left"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
     assert_eq!(counted, decided);
 }
 
@@ -137,12 +169,26 @@ fn stats_plot_writes_an_svg() {
     let dir = std::env::temp_dir().join(format!("playfield-minijong-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("times.svg");
-    let out = playfield(&["minijong", "stats", "--deals", "10", "--plot", file.to_str().unwrap()]);
+    let out = playfield(&[
+        "minijong",
+        "stats",
+        "--deals",
+        "10",
+        "--plot",
+        file.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("10 deals"));
-    let bad = playfield(&["minijong", "stats", "--deals", "1", "--plot", "/nonexistent-dir/x.svg"]);
+    let bad = playfield(&[
+        "minijong",
+        "stats",
+        "--deals",
+        "1",
+        "--plot",
+        "/nonexistent-dir/x.svg",
+    ]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("writing /nonexistent-dir/x.svg"));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -7,7 +7,11 @@ fn main() {
         let side = 7 - 2 * l;
         for r in 0..side {
             let pad = " ".repeat(2 * l);
-            let s: Vec<String> = (0..side).map(|c| ((b'A' + b.face(Slot::new(l, r, c).unwrap()).unwrap() - 1) as char).to_string()).collect();
+            let s: Vec<String> = (0..side)
+                .map(|c| {
+                    ((b'A' + b.face(Slot::new(l, r, c).unwrap()).unwrap() - 1) as char).to_string()
+                })
+                .collect();
             println!("{pad}{}", s.join(" "));
         }
         println!();

@@ -54,7 +54,11 @@ impl Slot {
         if level >= LEVELS || row >= level_side(level) || col >= level_side(level) {
             return Err(Error::SlotOutOfRange { level, row, col });
         }
-        Ok(Self { level: level as u8, row: row as u8, col: col as u8 })
+        Ok(Self {
+            level: level as u8,
+            row: row as u8,
+            col: col as u8,
+        })
     }
 
     /// The slot with deal-order number `index` (0..83).
@@ -66,7 +70,11 @@ impl Slot {
         let level = LEVEL_START.iter().rposition(|&s| s <= index)?;
         let side = level_side(level);
         let k = index - LEVEL_START[level];
-        Some(Self { level: level as u8, row: (k / side) as u8, col: (k % side) as u8 })
+        Some(Self {
+            level: level as u8,
+            row: (k / side) as u8,
+            col: (k % side) as u8,
+        })
     }
 
     /// Deal-order number of this slot (0..83).
@@ -90,7 +98,11 @@ impl Slot {
             return None;
         }
         let (r, c) = (pos / SIDE, pos % SIDE);
-        Some(Self { level: level as u8, row: (r - level) as u8, col: (c - level) as u8 })
+        Some(Self {
+            level: level as u8,
+            row: (r - level) as u8,
+            col: (c - level) as u8,
+        })
     }
 
     /// `[level, row, col]`, the JSON form.
@@ -131,9 +143,10 @@ impl Board {
     /// A board from faces in deal order (83 entries, 0 = empty), checked: faces 0..=63, no tile
     /// over an empty slot.
     pub fn from_faces(faces: &[Face]) -> Result<Self> {
-        let faces: [Face; SLOTS] = faces
-            .try_into()
-            .map_err(|_| Error::WrongSlotCount { expected: SLOTS, got: faces.len() })?;
+        let faces: [Face; SLOTS] = faces.try_into().map_err(|_| Error::WrongSlotCount {
+            expected: SLOTS,
+            got: faces.len(),
+        })?;
         for (i, &face) in faces.iter().enumerate() {
             if face > 63 {
                 return Err(Error::BadFace { slot: i, face });
@@ -209,7 +222,9 @@ impl Board {
     #[must_use]
     pub fn initial_heights(&self) -> [u8; POSITIONS] {
         std::array::from_fn(|pos| {
-            (0..stack_depth(pos)).take_while(|&l| self.faces[stack_slot(pos, l)] != 0).count() as u8
+            (0..stack_depth(pos))
+                .take_while(|&l| self.faces[stack_slot(pos, l)] != 0)
+                .count() as u8
         })
     }
 
@@ -220,7 +235,17 @@ impl Board {
             .map(|l| {
                 let side = level_side(l);
                 (0..side)
-                    .map(|r| (0..side).map(|c| self.face(Slot { level: l as u8, row: r as u8, col: c as u8 })).collect())
+                    .map(|r| {
+                        (0..side)
+                            .map(|c| {
+                                self.face(Slot {
+                                    level: l as u8,
+                                    row: r as u8,
+                                    col: c as u8,
+                                })
+                            })
+                            .collect()
+                    })
                     .collect()
             })
             .collect()
@@ -297,13 +322,22 @@ mod tests {
 
     #[test]
     fn bad_boards_are_errors() {
-        assert!(matches!(Board::from_faces(&[1; 5]), Err(Error::WrongSlotCount { .. })));
+        assert!(matches!(
+            Board::from_faces(&[1; 5]),
+            Err(Error::WrongSlotCount { .. })
+        ));
         let mut f = [0u8; SLOTS];
         f[Slot::new(1, 0, 0).unwrap().index()] = 3;
-        assert!(matches!(Board::from_faces(&f), Err(Error::Floating { level: 1, .. })));
+        assert!(matches!(
+            Board::from_faces(&f),
+            Err(Error::Floating { level: 1, .. })
+        ));
         f = [0; SLOTS];
         f[0] = 64;
-        assert!(matches!(Board::from_faces(&f), Err(Error::BadFace { slot: 0, face: 64 })));
+        assert!(matches!(
+            Board::from_faces(&f),
+            Err(Error::BadFace { slot: 0, face: 64 })
+        ));
         f[0] = 5;
         assert_eq!(Board::from_faces(&f).unwrap().tile_count(), 1);
     }

@@ -4,7 +4,9 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     /// A slot given as level/row/column lies outside the board.
-    #[error("slot (level {level}, row {row}, col {col}) is outside the board (levels 0..3, level L is (7-2L)×(7-2L))")]
+    #[error(
+        "slot (level {level}, row {row}, col {col}) is outside the board (levels 0..3, level L is (7-2L)×(7-2L))"
+    )]
     SlotOutOfRange {
         /// Level given.
         level: usize,
@@ -30,7 +32,9 @@ pub enum Error {
         face: u8,
     },
     /// A tile that would float: the slot below it is empty.
-    #[error("slot (level {level}, row {row}, col {col}) holds a tile but the slot below it is empty")]
+    #[error(
+        "slot (level {level}, row {row}, col {col}) holds a tile but the slot below it is empty"
+    )]
     Floating {
         /// Level of the floating tile.
         level: usize,

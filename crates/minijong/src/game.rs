@@ -63,7 +63,13 @@ impl Game {
     #[must_use]
     pub fn new(board: Board) -> Self {
         let heights = board.initial_heights();
-        Self { board, heights, cursor: (0, 0), selected: None, history: Vec::new() }
+        Self {
+            board,
+            heights,
+            cursor: (0, 0),
+            selected: None,
+            history: Vec::new(),
+        }
     }
 
     /// A new game on the deal of `seed`.
@@ -157,8 +163,10 @@ impl Game {
                 if first_face != Some(face) {
                     return FireOutcome::Buzz(Buzz::Mismatch);
                 }
-                let pair =
-                    Pair { a: rules::top_slot(&self.heights, first), b: rules::top_slot(&self.heights, pos) };
+                let pair = Pair {
+                    a: rules::top_slot(&self.heights, first),
+                    b: rules::top_slot(&self.heights, pos),
+                };
                 self.remove(pair);
                 FireOutcome::Removed(pair)
             }
@@ -169,7 +177,11 @@ impl Game {
     pub fn play(&mut self, pair: Pair) -> Result<()> {
         let (a, b) = (pair.a.position(), pair.b.position());
         let rc = |p: usize| (p / SIDE, p % SIDE);
-        let illegal = |why| Error::IllegalPair { a: rc(a), b: rc(b), why };
+        let illegal = |why| Error::IllegalPair {
+            a: rc(a),
+            b: rc(b),
+            why,
+        };
         for s in [pair.a, pair.b] {
             if self.heights[s.position()] as usize != s.level as usize + 1 {
                 return Err(illegal("a slot is not the visible tile of its position"));
@@ -233,7 +245,10 @@ impl Game {
     /// best reachable result. `None` when the game is over.
     #[must_use]
     pub fn hint(&self) -> Option<Pair> {
-        solver::solve_from(&self.board, &self.heights).moves.first().copied()
+        solver::solve_from(&self.board, &self.heights)
+            .moves
+            .first()
+            .copied()
     }
 
     /// Slot of the visible tile at (row, col).
@@ -321,7 +336,10 @@ mod tests {
         let mut g = Game::deal(11);
         // Find a legal pair on different levels if possible; any legal pair otherwise.
         let pairs = g.legal_pairs();
-        let pair = *pairs.iter().find(|p| p.a.level != p.b.level).unwrap_or(&pairs[0]);
+        let pair = *pairs
+            .iter()
+            .find(|p| p.a.level != p.b.level)
+            .unwrap_or(&pairs[0]);
         let (a, b) = (pair.a.position(), pair.b.position());
         g.set_cursor(a / 7, a % 7).unwrap();
         assert_eq!(g.fire(), FireOutcome::Selected);
@@ -350,7 +368,14 @@ mod tests {
         assert!(g.is_over());
         assert!(g.is_cleared());
         // Two blocked copies of a face: no free matching pair, game over, not cleared.
-        let g = flat(&[(0, 0, 2), (0, 1, 1), (0, 2, 3), (0, 3, 1), (0, 4, 3), (0, 5, 4)]);
+        let g = flat(&[
+            (0, 0, 2),
+            (0, 1, 1),
+            (0, 2, 3),
+            (0, 3, 1),
+            (0, 4, 3),
+            (0, 5, 4),
+        ]);
         assert!(g.is_over());
         assert!(!g.is_cleared());
     }
@@ -371,10 +396,34 @@ mod tests {
     fn play_rejects_illegal_pairs() {
         let mut g = flat(&[(0, 0, 1), (0, 1, 1), (0, 2, 1), (0, 6, 2)]);
         let s = |r, c| Slot::new(0, r, c).unwrap();
-        assert!(g.play(Pair { a: s(0, 0), b: s(0, 1) }).is_err());
-        assert!(g.play(Pair { a: s(0, 0), b: s(0, 6) }).is_err());
-        assert!(g.play(Pair { a: s(0, 0), b: s(0, 3) }).is_err());
-        assert!(g.play(Pair { a: s(0, 0), b: s(0, 2) }).is_ok());
+        assert!(
+            g.play(Pair {
+                a: s(0, 0),
+                b: s(0, 1)
+            })
+            .is_err()
+        );
+        assert!(
+            g.play(Pair {
+                a: s(0, 0),
+                b: s(0, 6)
+            })
+            .is_err()
+        );
+        assert!(
+            g.play(Pair {
+                a: s(0, 0),
+                b: s(0, 3)
+            })
+            .is_err()
+        );
+        assert!(
+            g.play(Pair {
+                a: s(0, 0),
+                b: s(0, 2)
+            })
+            .is_ok()
+        );
         assert_eq!(g.tiles_left(), 2);
     }
 }

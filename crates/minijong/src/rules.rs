@@ -58,8 +58,10 @@ pub fn pair_problem(board: &Board, heights: &Heights, a: usize, b: usize) -> Opt
     if a == b {
         return Some("both tiles are the same tile");
     }
-    let (Some(fa), Some(fb)) = (visible_face(board, heights, a), visible_face(board, heights, b))
-    else {
+    let (Some(fa), Some(fb)) = (
+        visible_face(board, heights, a),
+        visible_face(board, heights, b),
+    ) else {
         return Some("an empty position has no tile");
     };
     if !is_free(heights, a) || !is_free(heights, b) {
@@ -82,13 +84,21 @@ pub(crate) fn top_slot(heights: &Heights, pos: usize) -> Slot {
 pub fn legal_pairs(board: &Board, heights: &Heights) -> Vec<Pair> {
     let free: Vec<(usize, Face)> = (0..POSITIONS)
         .filter(|&p| is_free(heights, p))
-        .map(|p| (p, visible_face(board, heights, p).expect("free implies a tile")))
+        .map(|p| {
+            (
+                p,
+                visible_face(board, heights, p).expect("free implies a tile"),
+            )
+        })
         .collect();
     let mut pairs = Vec::new();
     for (i, &(pa, fa)) in free.iter().enumerate() {
         for &(pb, fb) in &free[i + 1..] {
             if fa == fb {
-                pairs.push(Pair { a: top_slot(heights, pa), b: top_slot(heights, pb) });
+                pairs.push(Pair {
+                    a: top_slot(heights, pa),
+                    b: top_slot(heights, pb),
+                });
             }
         }
     }
@@ -191,8 +201,14 @@ mod tests {
         assert!(!is_free(&h, at(0, 3)));
         assert_eq!(pair_problem(&b, &h, 0, 6), None);
         assert_eq!(pair_problem(&b, &h, 0, 1), Some("the faces differ"));
-        assert_eq!(pair_problem(&b, &h, 0, 0), Some("both tiles are the same tile"));
-        assert_eq!(pair_problem(&b, &h, 0, 3), Some("an empty position has no tile"));
+        assert_eq!(
+            pair_problem(&b, &h, 0, 0),
+            Some("both tiles are the same tile")
+        );
+        assert_eq!(
+            pair_problem(&b, &h, 0, 3),
+            Some("an empty position has no tile")
+        );
         assert_eq!(legal_pairs(&b, &h).len(), 1);
         assert!(has_pair(&b, &h));
     }

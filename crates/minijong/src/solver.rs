@@ -131,7 +131,7 @@ impl Hasher for KeyHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7CC1_B727_220A_95);
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
         }
     }
     fn write_u128(&mut self, k: u128) {
@@ -173,6 +173,8 @@ struct Search {
 }
 
 impl Search {
+    // Positions index several tables at once; a range reads clearer than zipped iterators.
+    #[allow(clippy::needless_range_loop)]
     fn new(board: &Board, heights: &Heights, order: Order, budget: u64) -> Self {
         let faces = *board.faces();
         let mut face_index = [u8::MAX; 64];
@@ -187,7 +189,10 @@ impl Search {
                     face_index[f] = copies.len() as u8;
                     copies.push(Vec::new());
                 }
-                copies[face_index[f] as usize].push(Copy_ { pos: pos as u8, level: level as u8 });
+                copies[face_index[f] as usize].push(Copy_ {
+                    pos: pos as u8,
+                    level: level as u8,
+                });
             }
         }
         let below = std::array::from_fn(|slot| {
@@ -232,8 +237,9 @@ impl Search {
                 n += 1;
                 lowest = lowest.min(c.level);
                 // Copies in the same stack as this one, counted once from the first of them.
-                let earlier_same =
-                    group[..i].iter().any(|d| d.pos == c.pos && d.level < h[d.pos as usize]);
+                let earlier_same = group[..i]
+                    .iter()
+                    .any(|d| d.pos == c.pos && d.level < h[d.pos as usize]);
                 if !earlier_same {
                     let k = group[i..]
                         .iter()
@@ -329,6 +335,7 @@ impl Search {
     /// in one row must wait for every tile of that row outside its two copies, and goes before
     /// those between them. A couple under a lone copy of a face, or waiting for such a couple,
     /// never goes; each cycle of waits loses at least one more pair.
+    #[allow(clippy::needless_range_loop)] // couple numbers index several bit tables
     fn lost_couples(&self, h: &Heights) -> usize {
         // Couple number of each face group, and which groups are down to one copy.
         let mut couple_of = [u8::MAX; 64];
@@ -435,7 +442,10 @@ impl Search {
     }
 
     fn take(&mut self, h: &mut Heights, key: &mut u128, a: usize, b: usize) {
-        let pair = Pair { a: rules::top_slot(h, a), b: rules::top_slot(h, b) };
+        let pair = Pair {
+            a: rules::top_slot(h, a),
+            b: rules::top_slot(h, b),
+        };
         *key &= !(1u128 << pair.a.index());
         *key &= !(1u128 << pair.b.index());
         h[a] -= 1;
@@ -494,7 +504,7 @@ impl Search {
             let run = free_count[g as usize] as usize;
             let group = &free[i..i + run];
             if run >= 2
-                && run % 2 == 0
+                && run.is_multiple_of(2)
                 && group.iter().all(|t| t.2 == 0)
                 && self.remaining(g, h) == run
             {
@@ -539,7 +549,7 @@ impl Search {
             }
             i += run;
         }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         for (_, a, b) in moves {
             let mut k = key;
             self.take(h, &mut k, a as usize, b as usize);
@@ -553,7 +563,10 @@ impl Search {
 
     /// Copies of face group `g` still on the board.
     fn remaining(&self, g: u8, h: &Heights) -> usize {
-        self.copies[g as usize].iter().filter(|c| c.level < h[c.pos as usize]).count()
+        self.copies[g as usize]
+            .iter()
+            .filter(|c| c.level < h[c.pos as usize])
+            .count()
     }
 }
 
@@ -561,8 +574,7 @@ impl Search {
 fn pairs_across_stacks(present: &[(u8, u8)], subset: u32) -> bool {
     let rest = || (0..present.len()).filter(move |i| subset >> i & 1 == 0);
     let n = rest().count();
-    n % 2 == 0
-        && rest().all(|i| rest().filter(|&j| present[j].1 == present[i].1).count() * 2 <= n)
+    n % 2 == 0 && rest().all(|i| rest().filter(|&j| present[j].1 == present[i].1).count() * 2 <= n)
 }
 
 /// The slot of a copy (for debugging and tests).
@@ -586,7 +598,10 @@ mod tests {
                 g.play(p).unwrap();
             }
             assert_eq!(g.tiles_left(), sol.tiles_left);
-            assert!(g.is_over(), "seed {seed}: a best line ends with no pair left");
+            assert!(
+                g.is_over(),
+                "seed {seed}: a best line ends with no pair left"
+            );
             assert_eq!(sol.winnable, g.tiles_left() == 1);
         }
     }

@@ -31,7 +31,10 @@ fn small_board(rng: &mut Rng, n: usize, kinds: u64) -> Board {
             continue;
         }
         let supported = slot.level == 0
-            || faces[Slot::at(slot.position(), slot.level as usize - 1).unwrap().index()] != 0;
+            || faces[Slot::at(slot.position(), slot.level as usize - 1)
+                .unwrap()
+                .index()]
+                != 0;
         // Mostly cluster on a few rows so tiles block each other.
         if supported && (slot.position() / 7 <= 2 || rng.rand(4) == 0) {
             faces[slot.index()] = 1 + rng.rand(kinds) as u8;
@@ -51,11 +54,19 @@ fn check(board: &Board, h: &Heights, what: &str) {
     let mut hh = *h;
     for p in &sol.moves {
         let pairs = legal_pairs(board, &hh);
-        assert!(pairs.iter().any(|q| (q.a, q.b) == (p.a, p.b) || (q.a, q.b) == (p.b, p.a)), "{what}: illegal {p:?}");
+        assert!(
+            pairs
+                .iter()
+                .any(|q| (q.a, q.b) == (p.a, p.b) || (q.a, q.b) == (p.b, p.a)),
+            "{what}: illegal {p:?}"
+        );
         hh[p.a.position()] -= 1;
         hh[p.b.position()] -= 1;
     }
-    assert!(legal_pairs(board, &hh).is_empty(), "{what}: the line ends with no pair left");
+    assert!(
+        legal_pairs(board, &hh).is_empty(),
+        "{what}: the line ends with no pair left"
+    );
 }
 
 #[test]
@@ -65,7 +76,11 @@ fn small_boards_agree_with_brute_force() {
         let n = 4 + rng.rand(9) as usize; // 4..=12 tiles
         let kinds = 2 + rng.rand(3); // 2..=4 faces
         let board = small_board(&mut rng, n, kinds);
-        check(&board, &board.initial_heights(), &format!("small board {case}"));
+        check(
+            &board,
+            &board.initial_heights(),
+            &format!("small board {case}"),
+        );
     }
 }
 
@@ -83,7 +98,11 @@ fn random_deal_endgames_agree_with_brute_force() {
             let p = pairs[rng.rand(pairs.len() as u64) as usize];
             g.play(p).unwrap();
         }
-        check(g.board(), g.heights(), &format!("deal {seed} at {} tiles", g.tiles_left()));
+        check(
+            g.board(),
+            g.heights(),
+            &format!("deal {seed} at {} tiles", g.tiles_left()),
+        );
     }
 }
 
@@ -118,6 +137,10 @@ fn hint_keeps_a_winnable_game_winnable() {
         while let Some(p) = g.hint() {
             g.play(p).unwrap();
         }
-        assert!(g.is_cleared(), "seed {seed}: hints led to {} tiles", g.tiles_left());
+        assert!(
+            g.is_cleared(),
+            "seed {seed}: hints led to {} tiles",
+            g.tiles_left()
+        );
     }
 }

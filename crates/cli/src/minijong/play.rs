@@ -43,7 +43,12 @@ pub struct App {
 impl App {
     /// A new screen for `game`.
     pub fn new(game: Game, seed: u64) -> Self {
-        Self { game, seed, message: String::from("Select pairs of matching free tiles."), hint: None }
+        Self {
+            game,
+            seed,
+            message: String::from("Select pairs of matching free tiles."),
+            hint: None,
+        }
     }
 
     /// Handles a key; returns `None` to quit, else whether to ring the bell.
@@ -89,7 +94,13 @@ impl App {
                     Some(p) => {
                         let (a, b) = (p.a.position(), p.b.position());
                         let note = if proven { "" } else { " (not proven best)" };
-                        format!("Hint: ({},{}) and ({},{}){note}", a / 7, a % 7, b / 7, b % 7)
+                        format!(
+                            "Hint: ({},{}) and ({},{}){note}",
+                            a / 7,
+                            a % 7,
+                            b / 7,
+                            b % 7
+                        )
                     }
                     None => "No pair left to hint.".into(),
                 };
@@ -110,7 +121,10 @@ impl App {
         if self.game.is_cleared() {
             "Cleared! Only the odd tile remains.".into()
         } else if self.game.is_over() {
-            format!("No more moves: {} tiles left. u undo, q quit.", self.game.tiles_left())
+            format!(
+                "No more moves: {} tiles left. u undo, q quit.",
+                self.game.tiles_left()
+            )
         } else {
             "Removed.".into()
         }
@@ -120,10 +134,14 @@ impl App {
 /// Runs the command.
 pub fn run(seed: Option<u64>, solvable: bool) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() {
-        bail!("`playfield minijong play` needs a terminal, and stdout is not one (try `playfield minijong solve --seed S`)");
+        bail!(
+            "`playfield minijong play` needs a terminal, and stdout is not one (try `playfield minijong solve --seed S`)"
+        );
     }
     let seed = seed.unwrap_or_else(|| {
-        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
     });
     let (seed, board) = if solvable {
         let (s, board, _) = solvable_deal(seed);
@@ -168,17 +186,24 @@ pub fn draw(frame: &mut Frame, app: &App) {
             "Terminal too small: need {MIN_WIDTH}x{MIN_HEIGHT}, have {}x{}. Resize or press q.",
             area.width, area.height
         );
-        frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }), area);
+        frame.render_widget(
+            Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
         return;
     }
     let game = &app.game;
     let title = format!("Minijong  seed {}  tiles {}", app.seed, game.tiles_left());
-    frame.render_widget(Paragraph::new(title).style(Style::new().add_modifier(Modifier::BOLD)), row(area, 0));
+    frame.render_widget(
+        Paragraph::new(title).style(Style::new().add_modifier(Modifier::BOLD)),
+        row(area, 0),
+    );
 
     let board_area = Rect::new(area.x, area.y + 1, 7 * CELL + 2, 9);
     frame.render_widget(Block::bordered(), board_area);
     let hinted = |r: usize, c: usize| {
-        app.hint.is_some_and(|p| [p.a.position(), p.b.position()].contains(&(r * 7 + c)))
+        app.hint
+            .is_some_and(|p| [p.a.position(), p.b.position()].contains(&(r * 7 + c)))
     };
     for r in 0..7 {
         let mut spans = Vec::with_capacity(7);
@@ -191,7 +216,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
                         // The seed highlights the first selection in white.
                         Style::new().bg(Color::White).fg(Color::Black)
                     } else {
-                        let fg = if level == 2 { Color::Black } else { Color::White };
+                        let fg = if level == 2 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
                         Style::new().bg(LEVEL_COLOURS[level]).fg(fg)
                     };
                     (format!(" {} ", face_letter(face)), style)
@@ -230,7 +259,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
         ""
     };
     frame.render_widget(Paragraph::new(state), row(area, 12));
-    frame.render_widget(Paragraph::new("arrows move  Space/Enter fire"), row(area, 13));
+    frame.render_widget(
+        Paragraph::new("arrows move  Space/Enter fire"),
+        row(area, 13),
+    );
     frame.render_widget(Paragraph::new("h hint  u undo  q quit"), row(area, 14));
 }
 
@@ -261,7 +293,11 @@ mod tests {
         t.draw(|f| draw(f, app)).unwrap();
         let buf = t.backend().buffer().clone();
         let lines = (0..h)
-            .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>())
+            .map(|y| {
+                (0..w)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+            })
             .collect();
         (lines, buf)
     }

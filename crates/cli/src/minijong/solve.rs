@@ -26,7 +26,11 @@ pub fn run(seed: u64, json: bool) -> anyhow::Result<()> {
             seed,
             board: board.levels(),
             winnable: solution.winnable,
-            solution: solution.moves.iter().map(|p| [p.a.to_array(), p.b.to_array()]).collect(),
+            solution: solution
+                .moves
+                .iter()
+                .map(|p| [p.a.to_array(), p.b.to_array()])
+                .collect(),
         };
         serde_json::to_writer(&mut out, &answer)?;
         writeln!(out)?;
@@ -40,21 +44,41 @@ pub fn run(seed: u64, json: bool) -> anyhow::Result<()> {
             let line: Vec<String> = (0..side)
                 .map(|col| {
                     let slot = Slot::new(level, row, col).expect("in range");
-                    board.face(slot).map_or(".".to_string(), |f| face_letter(f).to_string())
+                    board
+                        .face(slot)
+                        .map_or(".".to_string(), |f| face_letter(f).to_string())
                 })
                 .collect();
             writeln!(out, "  {}", line.join(" "))?;
         }
     }
     if solution.winnable {
-        writeln!(out, "winnable: yes, cleared to {} tile", solution.tiles_left)?;
+        writeln!(
+            out,
+            "winnable: yes, cleared to {} tile",
+            solution.tiles_left
+        )?;
     } else {
-        writeln!(out, "winnable: no; best reachable result leaves {} tiles", solution.tiles_left)?;
+        writeln!(
+            out,
+            "winnable: no; best reachable result leaves {} tiles",
+            solution.tiles_left
+        )?;
     }
-    writeln!(out, "{} pairs (level,row,col each level from its own top-left):", solution.moves.len())?;
+    writeln!(
+        out,
+        "{} pairs (level,row,col each level from its own top-left):",
+        solution.moves.len()
+    )?;
     for (i, p) in solution.moves.iter().enumerate() {
         let face = board.face(p.a).map_or('?', face_letter);
-        writeln!(out, "  {:>2}. {face}  {:?} + {:?}", i + 1, p.a.to_array(), p.b.to_array())?;
+        writeln!(
+            out,
+            "  {:>2}. {face}  {:?} + {:?}",
+            i + 1,
+            p.a.to_array(),
+            p.b.to_array()
+        )?;
     }
     Ok(())
 }

@@ -53,7 +53,9 @@ pub fn run(
     plot: Option<&Path>,
     max_nodes: u64,
 ) -> anyhow::Result<()> {
-    let last = seed.checked_add(deals - 1).context("--seed + --deals overflows a 64-bit seed")?;
+    let last = seed
+        .checked_add(deals - 1)
+        .context("--seed + --deals overflows a 64-bit seed")?;
     let bar = ProgressBar::with_draw_target(
         Some(deals),
         if std::io::stderr().is_terminal() {
@@ -109,7 +111,11 @@ pub fn run(
             "undecided after {} search positions: {}",
             summary.max_nodes, summary.undecided
         )?;
-        let hist: Vec<String> = summary.tiles_left.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let hist: Vec<String> = summary
+            .tiles_left
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
         writeln!(out, "best result, tiles left -> deals: {}", hist.join(", "))?;
         writeln!(
             out,
@@ -138,7 +144,11 @@ fn summarise(results: &[Deal], seed: u64, max_nodes: u64) -> Summary {
         winnable,
         undecided,
         max_nodes,
-        fraction: if n == 0 { 0.0 } else { winnable as f64 / n as f64 },
+        fraction: if n == 0 {
+            0.0
+        } else {
+            winnable as f64 / n as f64
+        },
         ci95: wilson(winnable, n),
         tiles_left,
         time_ms: TimeMs {
@@ -159,7 +169,10 @@ pub fn wilson(k: u64, n: u64) -> [f64; 2] {
     let centre = p + z * z / (2.0 * n);
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
     let denom = 1.0 + z * z / n;
-    [((centre - half) / denom).max(0.0), ((centre + half) / denom).min(1.0)]
+    [
+        ((centre - half) / denom).max(0.0),
+        ((centre + half) / denom).min(1.0),
+    ]
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -207,11 +220,23 @@ fn time_histogram_svg(results: &[Deal]) -> String {
             bw - 1.0
         );
     }
-    for (d, label) in ["10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s", "100s"].iter().enumerate() {
+    for (d, label) in ["10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s", "100s"]
+        .iter()
+        .enumerate()
+    {
         let x = left + (d * BINS_PER_DECADE) as f64 * bw;
-        let _ = writeln!(svg, r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{label}</text>"#, h - bottom + 15.0);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{label}</text>"#,
+            h - bottom + 15.0
+        );
     }
-    let _ = writeln!(svg, r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})">deals (max {top})</text>"#, h / 2.0, h / 2.0);
+    let _ = writeln!(
+        svg,
+        r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})">deals (max {top})</text>"#,
+        h / 2.0,
+        h / 2.0
+    );
     svg.push_str("</svg>\n");
     svg
 }
@@ -224,7 +249,10 @@ mod tests {
     fn wilson_interval_brackets_the_fraction() {
         let [lo, hi] = wilson(90, 100);
         assert!(lo < 0.9 && 0.9 < hi);
-        assert!((lo - 0.8256).abs() < 1e-3 && (hi - 0.9448).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.8256).abs() < 1e-3 && (hi - 0.9448).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson(0, 0), [0.0, 1.0]);
     }
 
