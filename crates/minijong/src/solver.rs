@@ -56,6 +56,14 @@ pub fn solve_from(board: &Board, heights: &Heights) -> Solution {
 /// exact by itself when it finishes, so the answer does not depend on which run gave it.
 #[must_use]
 pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option<Solution> {
+    let (solution, decided) = best_within(board, heights, max_nodes);
+    decided.then_some(solution)
+}
+
+/// Like [`solve_limited`], but always gives the best line found, and whether it is proven best
+/// (`true`) or the budget ran out first (`false`: then `winnable` is `false` but unproven).
+#[must_use]
+pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solution, bool) {
     const SCHEDULE: [(Order, u64); 6] = [
         (Order::Uncover, 5_000),
         (Order::Mobility, 5_000),
@@ -66,11 +74,12 @@ pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option
     ];
     let tiles = rules::tiles_left(heights);
     let mut nodes = 0u64;
+    let mut best: Vec<Pair> = Vec::new();
     let last = (Order::Uncover, u64::MAX);
     for (order, budget) in SCHEDULE.into_iter().chain(std::iter::once(last)) {
         let budget = budget.min(max_nodes.saturating_sub(nodes));
         if budget == 0 {
-            return None;
+            break;
         }
         let mut search = Search::new(board, heights, order, budget);
         let mut h = *heights;
@@ -80,15 +89,28 @@ pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option
         let reached_goal = search.best_path.len() >= search.goal;
         if reached_goal || !search.cut {
             let tiles_left = tiles - 2 * search.best_path.len();
-            return Some(Solution {
+            let solution = Solution {
                 winnable: tiles_left <= 1,
                 moves: search.best_path,
                 tiles_left,
                 nodes,
-            });
+            };
+            return (solution, true);
+        }
+        if search.best_path.len() > best.len() {
+            best = search.best_path;
         }
     }
-    None
+    let tiles_left = tiles - 2 * best.len();
+    (
+        Solution {
+            winnable: false,
+            moves: best,
+            tiles_left,
+            nodes,
+        },
+        false,
+    )
 }
 
 /// How the search orders the moves of a position.
@@ -215,13 +237,15 @@ impl Search {
             nodes: 0,
             start_key,
         };
-        s.goal = s.upper_bound(heights);
+        s.goal = s.upper_bound(heights, usize::MAX);
         s
     }
 
     /// Most pairs still removable, counting faces independently (see the module docs), and
     /// counting what an odd face must leave: one copy stays, and so does every tile under it.
-    fn upper_bound(&self, h: &Heights) -> usize {
+    /// The dearer bounds are skipped once the result is already below `enough` (the caller only
+    /// needs to know that it cannot reach `enough`).
+    fn upper_bound(&self, h: &Heights, enough: usize) -> usize {
         let mut total = 0;
         let mut tiles = 0;
         let mut odd_faces = 0;
@@ -256,8 +280,16 @@ impl Search {
                 stuck = stuck.max(lowest as usize + 1);
             }
         }
-        let stuck = stuck.max(odd_faces).max(self.forced_to_stay(h));
-        (total - self.lost_couples(h)).min((tiles - stuck) / 2)
+        let stuck = stuck.max(odd_faces);
+        let bound = total.min((tiles - stuck) / 2);
+        if bound < enough {
+            return bound;
+        }
+        let bound = bound.min(total - self.lost_couples(h));
+        if bound < enough {
+            return bound;
+        }
+        bound.min((tiles - stuck.max(self.forced_to_stay(h))) / 2)
     }
 
     /// A lower bound on the tiles that can never be removed. For each face, the copies left
@@ -478,7 +510,8 @@ impl Search {
         if !self.visited.insert(key) {
             return;
         }
-        if depth + self.upper_bound(h) <= self.best_path.len() {
+        let need = self.best_path.len() + 1 - depth;
+        if self.upper_bound(h, need) < need {
             return;
         }
         // Free visible tiles grouped by face: (face group, position, level).
