@@ -26,6 +26,9 @@ pub enum Command {
         /// Print `{"seed","board","winnable","solution"}` as JSON.
         #[arg(long)]
         json: bool,
+        /// Give up (exit 1) after this many search positions (default: search to the end).
+        #[arg(long)]
+        max_nodes: Option<u64>,
     },
     /// Solve many deals in parallel: winnable fraction (95% CI) and solver time per deal.
     Stats {
@@ -52,7 +55,11 @@ pub enum Command {
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Play { seed, solvable } => play::run(seed, solvable),
-        Command::Solve { seed, json } => solve::run(seed, json),
+        Command::Solve {
+            seed,
+            json,
+            max_nodes,
+        } => solve::run(seed, json, max_nodes),
         Command::Stats {
             deals,
             seed,

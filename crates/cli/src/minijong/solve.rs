@@ -2,8 +2,9 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use playfield_minijong::board::{LEVELS, level_side};
-use playfield_minijong::{Board, Face, Slot, solve};
+use playfield_minijong::{Board, Face, Slot, solve_limited};
 use serde::Serialize;
 
 /// The JSON answer: `board[level][row][col]` is a face or null, `solution` pairs of
@@ -17,9 +18,12 @@ struct Answer {
 }
 
 /// Runs the command.
-pub fn run(seed: u64, json: bool) -> anyhow::Result<()> {
+pub fn run(seed: u64, json: bool, max_nodes: Option<u64>) -> anyhow::Result<()> {
     let board = Board::deal(seed);
-    let solution = solve(&board);
+    let limit = max_nodes.unwrap_or(u64::MAX);
+    let solution = solve_limited(&board, &board.initial_heights(), limit).with_context(|| {
+        format!("deal {seed} not decided within --max-nodes {limit} search positions")
+    })?;
     let mut out = std::io::stdout().lock();
     if json {
         let answer = Answer {
