@@ -20,10 +20,16 @@ fn bench_deal(c: &mut Criterion) {
 }
 
 fn bench_solve(c: &mut Criterion) {
-    let (boards, left_out): (Vec<(u64, Board)>, Vec<(u64, Board)>) = (0..100)
-        .map(|s| (s, Board::deal(s)))
-        .partition(|(_, b)| solve_limited(b, &b.initial_heights(), 1_000_000).is_some());
-    let left_out: Vec<u64> = left_out.iter().map(|(s, _)| *s).collect();
+    let mut boards = Vec::new();
+    let mut left_out = Vec::new();
+    for s in 0..100 {
+        let b = Board::deal(s);
+        if solve_limited(&b, &b.initial_heights(), 1_000_000).is_some() {
+            boards.push((s, b));
+        } else {
+            left_out.push(s);
+        }
+    }
     eprintln!(
         "solve bench: {} deals, left out (undecided in 1M positions): {left_out:?}",
         boards.len()

@@ -64,13 +64,16 @@ pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option
 /// (`true`) or the budget ran out first (`false`: then `winnable` is `false` but unproven).
 #[must_use]
 pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solution, bool) {
-    const SCHEDULE: [(Order, u64); 6] = [
+    const SCHEDULE: [(Order, u64); 9] = [
         (Order::Uncover, 5_000),
         (Order::Mobility, 5_000),
+        (Order::Runs, 5_000),
         (Order::Uncover, 50_000),
         (Order::Mobility, 50_000),
+        (Order::Runs, 50_000),
         (Order::Uncover, 500_000),
         (Order::Mobility, 500_000),
+        (Order::Runs, 500_000),
     ];
     let tiles = rules::tiles_left(heights);
     let mut nodes = 0u64;
@@ -120,6 +123,8 @@ enum Order {
     Uncover,
     /// Most free tiles after the move first.
     Mobility,
+    /// Ends of long same-level runs in a row first: their inner tiles wait for them.
+    Runs,
 }
 
 /// Search budget per deal for [`solvable_deal`].
@@ -576,6 +581,11 @@ impl Search {
                             h[b] += 1;
                             4 * mobility + 2 * levels + if finishes { 3 } else { 0 }
                         }
+                        Order::Runs => {
+                            3 * (run_length(h, a) + run_length(h, b))
+                                + 2 * levels
+                                + if finishes { 3 } else { 0 }
+                        }
                     };
                     moves.push((score, a as u8, b as u8));
                 }
@@ -601,6 +611,16 @@ impl Search {
             .filter(|c| c.level < h[c.pos as usize])
             .count()
     }
+}
+
+/// Length of the run of same-level visible tiles in `pos`'s row that `pos` belongs to.
+fn run_length(h: &Heights, pos: usize) -> i32 {
+    let (row, col) = (pos / SIDE, pos % SIDE);
+    let level = h[pos];
+    let same = |c: usize| h[row * SIDE + c] == level;
+    let left = (0..col).rev().take_while(|&c| same(c)).count();
+    let right = (col + 1..SIDE).take_while(|&c| same(c)).count();
+    (left + right + 1) as i32
 }
 
 /// Whether the copies (slot, position) not in `subset` can all pair, no pair within one stack.
