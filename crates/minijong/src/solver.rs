@@ -78,43 +78,58 @@ pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solutio
     let tiles = rules::tiles_left(heights);
     let mut nodes = 0u64;
     let mut best: Vec<Pair> = Vec::new();
-    let last = (Order::Uncover, u64::MAX);
-    for (order, budget) in SCHEDULE.into_iter().chain(std::iter::once(last)) {
-        let budget = budget.min(max_nodes.saturating_sub(nodes));
-        if budget == 0 {
-            break;
-        }
-        let mut search = Search::new(board, heights, order, budget);
-        let mut h = *heights;
-        let key = search.start_key;
-        search.dfs(&mut h, key, 0);
-        nodes += search.nodes;
-        let reached_goal = search.best_path.len() >= search.goal;
-        if reached_goal || !search.cut {
-            let tiles_left = tiles - 2 * search.best_path.len();
-            let solution = Solution {
-                winnable: tiles_left <= 1,
-                moves: search.best_path,
+    let finish = |moves: Vec<Pair>, nodes: u64, proven: bool| {
+        let tiles_left = tiles - 2 * moves.len();
+        let winnable = proven && tiles_left <= 1;
+        (
+            Solution {
+                winnable,
+                moves,
                 tiles_left,
                 nodes,
-            };
-            return (solution, true);
+            },
+            proven,
+        )
+    };
+    // Ask "can `target` pairs be reached?" from the upper bound down: pruning against a fixed
+    // target is much sharper than against the best line found so far.
+    let mut target = Search::new(board, heights, Order::Uncover, 0, usize::MAX).goal;
+    loop {
+        if best.len() >= target {
+            return finish(best, nodes, true);
         }
-        if search.best_path.len() > best.len() {
-            best = search.best_path;
+        let last = (Order::Uncover, u64::MAX);
+        let shuffles = (1..=SHUFFLES).map(|k| (Order::Shuffled(k), 50_000));
+        for (order, budget) in SCHEDULE
+            .into_iter()
+            .chain(shuffles)
+            .chain(std::iter::once(last))
+        {
+            let budget = budget.min(max_nodes.saturating_sub(nodes));
+            if budget == 0 {
+                return finish(best, nodes, false);
+            }
+            let mut search = Search::new(board, heights, order, budget, target);
+            let mut h = *heights;
+            let key = search.start_key;
+            search.dfs(&mut h, key, 0);
+            nodes += search.nodes;
+            if search.best_path.len() > best.len() {
+                best = search.best_path;
+            }
+            if best.len() >= target {
+                return finish(best, nodes, true);
+            }
+            if !search.cut {
+                break; // searched to the end: `target` cannot be reached
+            }
         }
+        target -= 1;
     }
-    let tiles_left = tiles - 2 * best.len();
-    (
-        Solution {
-            winnable: false,
-            moves: best,
-            tiles_left,
-            nodes,
-        },
-        false,
-    )
 }
+
+/// Shuffled restarts after the fixed orders.
+const SHUFFLES: u64 = 80;
 
 /// How the search orders the moves of a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +140,8 @@ enum Order {
     Mobility,
     /// Ends of long same-level runs in a row first: their inner tiles wait for them.
     Runs,
+    /// Uncover order with a seeded shuffle of ties and near-ties (restart diversity).
+    Shuffled(u64),
 }
 
 /// Search budget per deal for [`solvable_deal`].
@@ -202,7 +219,7 @@ struct Search {
 impl Search {
     // Positions index several tables at once; a range reads clearer than zipped iterators.
     #[allow(clippy::needless_range_loop)]
-    fn new(board: &Board, heights: &Heights, order: Order, budget: u64) -> Self {
+    fn new(board: &Board, heights: &Heights, order: Order, budget: u64, target: usize) -> Self {
         let faces = *board.faces();
         let mut face_index = [u8::MAX; 64];
         let mut copies: Vec<Vec<Copy_>> = Vec::new();
@@ -242,7 +259,7 @@ impl Search {
             nodes: 0,
             start_key,
         };
-        s.goal = s.upper_bound(heights, usize::MAX);
+        s.goal = s.upper_bound(heights, usize::MAX).min(target);
         s
     }
 
@@ -515,7 +532,8 @@ impl Search {
         if !self.visited.insert(key) {
             return;
         }
-        let need = self.best_path.len() + 1 - depth;
+        // Only lines that can reach the target matter (depth <= best here, so need >= 1).
+        let need = self.best_path.len().max(self.goal.saturating_sub(1)) + 1 - depth;
         if self.upper_bound(h, need) < need {
             return;
         }
@@ -580,6 +598,12 @@ impl Search {
                             h[a] += 1;
                             h[b] += 1;
                             4 * mobility + 2 * levels + if finishes { 3 } else { 0 }
+                        }
+                        Order::Shuffled(seed) => {
+                            let mut x = seed
+                                ^ ((a as u64) << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                            x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                            2 * levels + if finishes { 3 } else { 0 } + (x >> 61) as i32
                         }
                         Order::Runs => {
                             3 * (run_length(h, a) + run_length(h, b))
