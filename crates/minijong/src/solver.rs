@@ -64,16 +64,13 @@ pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option
 /// (`true`) or the budget ran out first (`false`: then `winnable` is `false` but unproven).
 #[must_use]
 pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solution, bool) {
-    const SCHEDULE: [(Order, u64); 9] = [
+    const SCHEDULE: [(Order, u64); 6] = [
         (Order::Uncover, 5_000),
         (Order::Mobility, 5_000),
         (Order::Runs, 5_000),
         (Order::Uncover, 50_000),
         (Order::Mobility, 50_000),
         (Order::Runs, 50_000),
-        (Order::Uncover, 500_000),
-        (Order::Mobility, 500_000),
-        (Order::Runs, 500_000),
     ];
     let tiles = rules::tiles_left(heights);
     let mut nodes = 0u64;
@@ -98,6 +95,8 @@ pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solutio
         if best.len() >= target {
             return finish(best, nodes, true);
         }
+        // Fixed orders, then many short shuffled restarts (they find lines and finish proofs
+        // that one long run misses), then one run without limit.
         let last = (Order::Uncover, u64::MAX);
         let shuffles = (1..=SHUFFLES).map(|k| (Order::Shuffled(k), 50_000));
         for (order, budget) in SCHEDULE
@@ -129,7 +128,7 @@ pub fn best_within(board: &Board, heights: &Heights, max_nodes: u64) -> (Solutio
 }
 
 /// Shuffled restarts after the fixed orders.
-const SHUFFLES: u64 = 80;
+const SHUFFLES: u64 = 64;
 
 /// How the search orders the moves of a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
