@@ -2,9 +2,9 @@
 //! transposition set, an upper bound, and one safe forced move.
 //!
 //! The objective is the most pairs removable from a position. A deal is *winnable* when that
-//! clears it to at most one tile (the odd tile of the 83). The search stops as soon as it reaches
-//! the upper bound, so winnable deals end at their first clearing line; unwinnable ones are
-//! searched to the end and give the best reachable result and the line that reaches it.
+//! clears it to at most one tile (the odd tile of the 83). The search asks whether the upper bound
+//! can be reached, then one pair fewer, and so on, so winnable deals end at their first clearing
+//! line and unwinnable ones give the best reachable result, proven, and a line that reaches it.
 //!
 //! Why the pieces are exact:
 //! - Transpositions: a position determines how many pairs were removed to reach it, and the bound
@@ -51,9 +51,11 @@ pub fn solve_from(board: &Board, heights: &Heights) -> Solution {
 
 /// Solves from a position, giving up (`None`) after about `max_nodes` positions.
 ///
-/// Move order decides how fast a clearing line is found, and no one order suits every deal, so
-/// two orders take turns with growing budgets (restarts); the last run is unlimited. Each run is
-/// exact by itself when it finishes, so the answer does not depend on which run gave it.
+/// The question asked is "can `target` pairs be removed?", from the upper bound down, so the search
+/// prunes against a fixed target. Move order decides how fast a line is found (and so how soon a
+/// proof closes), and no one order suits every deal: three fixed orders, then shuffled ones, take
+/// turns as restarts with budgets; the last run has no limit. A run that finishes is exact by
+/// itself, so the answer does not depend on which run gave it.
 #[must_use]
 pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option<Solution> {
     let (solution, decided) = best_within(board, heights, max_nodes);
