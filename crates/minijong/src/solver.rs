@@ -319,59 +319,97 @@ impl Search {
     /// unpaired (`S`) must let the others pair across stacks, and nothing under an unpaired copy
     /// can go; tiles that stay under every such choice stay for sure (`F`), which in turn fixes
     /// copies of other faces, to a fixpoint. Then the tiles left are at least `F` plus, for any one
-    /// face, the least its choice adds to `F`.
+    /// face, the least its choice adds to `F`. An odd face with three or more copies must leave
+    /// one of them, so we also try each choice for it and keep the least result.
     fn forced_to_stay(&self, h: &Heights) -> usize {
-        let mut forced: u128 = 0;
+        let base = self.forced_fixpoint(h, 0, None).unwrap_or(0);
+        let odd = self.copies.iter().enumerate().find_map(|(g, group)| {
+            let present = present_copies(group, h)?;
+            (present.len() % 2 == 1 && present.len() >= 3).then_some((g, present))
+        });
+        let Some((g, present)) = odd else {
+            return base;
+        };
+        let mut least = usize::MAX;
+        for subset in 0u32..1 << present.len() {
+            let (closure, rest) = self.split(&present, subset);
+            if closure & rest != 0 || !pairs_across_stacks(&present, subset) {
+                continue;
+            }
+            let chosen = closure & present.iter().fold(0u128, |m, c| m | 1 << c.0);
+            if let Some(n) = self.forced_fixpoint(h, closure, Some((g, chosen))) {
+                least = least.min(n);
+            }
+        }
+        if least == usize::MAX {
+            base
+        } else {
+            base.max(least)
+        }
+    }
+
+    /// Unpaired copies' closure (them and everything under them) and the other copies, as slots.
+    fn split(&self, present: &[(u8, u8)], subset: u32) -> (u128, u128) {
+        let mut closure = 0u128;
+        let mut rest = 0u128;
+        for (i, &(slot, _)) in present.iter().enumerate() {
+            if subset >> i & 1 == 1 {
+                closure |= self.below[slot as usize];
+            } else {
+                rest |= 1 << slot;
+            }
+        }
+        (closure, rest)
+    }
+
+    /// The fixpoint of [`Self::forced_to_stay`] from `start`, with face group `fixed.0` leaving
+    /// exactly the copies `fixed.1` unpaired. `None` when that choice is impossible.
+    fn forced_fixpoint(
+        &self,
+        h: &Heights,
+        start: u128,
+        fixed: Option<(usize, u128)>,
+    ) -> Option<usize> {
+        let mut forced = start;
         let mut extra = 0usize;
         for _round in 0..8 {
             let mut next = forced;
             extra = 0;
-            for group in &self.copies {
-                // Present copies: (slot, position), at most 6 considered.
-                let mut present = [(0u8, 0u8); 6];
-                let mut k = 0;
-                for c in group {
-                    if c.level < h[c.pos as usize] {
-                        if k == present.len() {
-                            k = usize::MAX;
-                            break;
-                        }
-                        present[k] = (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos);
-                        k += 1;
-                    }
-                }
-                if k == 0 || k == usize::MAX {
+            for (g, group) in self.copies.iter().enumerate() {
+                let Some(present) = present_copies(group, h) else {
                     continue;
-                }
-                let present = &present[..k];
+                };
+                let k = present.len();
+                let fixed_here = fixed.filter(|f| f.0 == g).map(|f| f.1);
                 // Quick case: an even number, all in different stacks, none fixed: pair them all.
                 let distinct = (0..k).all(|i| (i + 1..k).all(|j| present[i].1 != present[j].1));
-                if k % 2 == 0 && distinct && present.iter().all(|c| forced >> c.0 & 1 == 0) {
+                if fixed_here.is_none()
+                    && k.is_multiple_of(2)
+                    && distinct
+                    && present.iter().all(|c| forced >> c.0 & 1 == 0)
+                {
                     continue;
                 }
+                let all_slots = present.iter().fold(0u128, |m, c| m | 1 << c.0);
                 let mut must_stay = u128::MAX;
                 let mut least_added = usize::MAX;
                 for subset in 0u32..1 << k {
-                    let mut closure = 0u128;
-                    let mut rest = 0u128;
-                    let mut ok = true;
-                    for (i, &(slot, _)) in present.iter().enumerate() {
-                        if subset >> i & 1 == 1 {
-                            closure |= self.below[slot as usize];
-                        } else if forced >> slot & 1 == 1 {
-                            ok = false; // a copy that can never go cannot be paired
-                        } else {
-                            rest |= 1 << slot;
-                        }
+                    let (closure, rest) = self.split(&present, subset);
+                    if fixed_here.is_some_and(|f| closure & all_slots != f) {
+                        continue;
                     }
-                    if !ok || closure & rest != 0 || !pairs_across_stacks(present, subset) {
+                    // A copy that can never go cannot be paired.
+                    if rest & forced != 0
+                        || closure & rest != 0
+                        || !pairs_across_stacks(&present, subset)
+                    {
                         continue;
                     }
                     must_stay &= closure;
                     least_added = least_added.min((closure & !forced).count_ones() as usize);
                 }
                 if least_added == usize::MAX {
-                    continue; // cannot happen (all copies unpaired is always a choice)
+                    return None; // no way for this face: the fixed choice is impossible
                 }
                 next |= must_stay;
                 extra = extra.max(least_added);
@@ -381,7 +419,7 @@ impl Search {
             }
             forced = next;
         }
-        forced.count_ones() as usize + extra
+        Some(forced.count_ones() as usize + extra)
     }
 
     /// Pairs lost among *couples* (faces with exactly two copies left, in different stacks, so
@@ -636,6 +674,16 @@ impl Search {
             .filter(|c| c.level < h[c.pos as usize])
             .count()
     }
+}
+
+/// Present copies of a face group as (slot, position); `None` when none or more than 6.
+fn present_copies(group: &[Copy_], h: &Heights) -> Option<Vec<(u8, u8)>> {
+    let present: Vec<(u8, u8)> = group
+        .iter()
+        .filter(|c| c.level < h[c.pos as usize])
+        .map(|c| (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos))
+        .collect();
+    (!present.is_empty() && present.len() <= 6).then_some(present)
 }
 
 /// Length of the run of same-level visible tiles in `pos`'s row that `pos` belongs to.
