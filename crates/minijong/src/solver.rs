@@ -676,14 +676,34 @@ impl Search {
     }
 }
 
-/// Present copies of a face group as (slot, position); `None` when none or more than 6.
-fn present_copies(group: &[Copy_], h: &Heights) -> Option<Vec<(u8, u8)>> {
-    let present: Vec<(u8, u8)> = group
-        .iter()
-        .filter(|c| c.level < h[c.pos as usize])
-        .map(|c| (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos))
-        .collect();
-    (!present.is_empty() && present.len() <= 6).then_some(present)
+/// Up to six copies of a face as (slot, position), without allocating.
+#[derive(Clone, Copy)]
+struct Present {
+    copies: [(u8, u8); 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Present {
+    type Target = [(u8, u8)];
+    fn deref(&self) -> &[(u8, u8)] {
+        &self.copies[..self.len]
+    }
+}
+
+/// Present copies of a face group; `None` when none or more than 6 (then no bound is drawn).
+fn present_copies(group: &[Copy_], h: &Heights) -> Option<Present> {
+    let mut p = Present {
+        copies: [(0, 0); 6],
+        len: 0,
+    };
+    for c in group.iter().filter(|c| c.level < h[c.pos as usize]) {
+        if p.len == 6 {
+            return None;
+        }
+        p.copies[p.len] = (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos);
+        p.len += 1;
+    }
+    (p.len > 0).then_some(p)
 }
 
 /// Length of the run of same-level visible tiles in `pos`'s row that `pos` belongs to.
