@@ -723,12 +723,6 @@ fn pairs_across_stacks(present: &[(u8, u8)], subset: u32) -> bool {
     n % 2 == 0 && rest().all(|i| rest().filter(|&j| present[j].1 == present[i].1).count() * 2 <= n)
 }
 
-/// The slot of a copy (for debugging and tests).
-#[allow(dead_code)]
-fn slot_of(pos: usize, level: usize) -> Slot {
-    Slot::at(pos, level).expect("on the board")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
