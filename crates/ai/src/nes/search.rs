@@ -1,0 +1,444 @@
+//! Move search: every lock placement a piece can reach with gamepad input, each with the exact
+//! per-frame buttons that reach it.
+//!
+//! The search runs a model of the frames in which the piece is under the player's control: the
+//! frame's `fallTimer` increment (`gameModeState_updateCountersAndNonPlayerState`), then
+//! `shift_tetrimino`, `rotate_tetrimino` and `drop_tetrimino` of `playState_playerControlsActiveTetrimino`,
+//! with `isPositionValid` on the whole playfield page as the ROM does (rows −2..−1 read the page's
+//! bytes 236-255). The model is small and plain so that a node costs a few nanoseconds; the
+//! property tests in `tests/nes_search.rs` prove it equal to `playfield-nes` frame by frame.
+//!
+//! It is a breadth-first search over frames, deduplicated on everything that decides the future:
+//! x, y, orientation, `autorepeatX`, `fallTimer`, `autorepeatY`, the held buttons and the input
+//! timeline's phase. Breadth-first order means each placement comes with one of its shortest input
+//! sequences.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use playfield_nes::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, ROTATION_TABLE, TILE_EMPTY};
+use playfield_nes::{Buttons, Nes};
+
+use super::input::InputModel;
+
+/// NTSC `autorepeatX` reload after a shift (`das_delay`).
+const DAS_DELAY: u8 = 0x0A;
+/// NTSC `autorepeatX` value at which a held direction shifts (`das_reset`).
+const DAS_RESET: u8 = 0x10;
+
+const RIGHT: u8 = Buttons::RIGHT.0;
+const LEFT: u8 = Buttons::LEFT.0;
+const DOWN: u8 = Buttons::DOWN.0;
+const UP: u8 = Buttons::UP.0;
+const A: u8 = Buttons::A.0;
+const B: u8 = Buttons::B.0;
+const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
+
+/// The d-pad holds the search tries: nothing, one direction, Down, or a direction with Down
+/// (which freezes DAS, since Down blocks shifting).
+const DPAD_CHOICES: [u8; 6] = [0, LEFT, RIGHT, DOWN, LEFT | DOWN, RIGHT | DOWN];
+/// Rotation presses: holding A or B past its press frame never helps (only a new press rotates),
+/// so the search releases them at once; this loses no placement.
+const ROTATE_CHOICES: [u8; 3] = [0, A, B];
+
+/// The part of the engine's state that decides where the active piece goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PieceState {
+    /// `tetriminoX`.
+    pub x: u8,
+    /// `tetriminoY`.
+    pub y: u8,
+    /// `currentPiece` (orientation id).
+    pub orientation: u8,
+    /// `autorepeatX`.
+    pub autorepeat_x: u8,
+    /// `fallTimer`.
+    pub fall_timer: u8,
+    /// `autorepeatY`.
+    pub autorepeat_y: u8,
+    /// `heldButtons_player1` of the last frame (decides which buttons are newly pressed).
+    pub held: u8,
+    /// Frames the piece has been under control since it spawned (the input timeline's clock).
+    pub frame: u32,
+}
+
+impl PieceState {
+    /// The active piece's state in a running engine, `frame` frames after it spawned.
+    #[must_use]
+    pub fn from_nes(nes: &Nes, frame: u32) -> Self {
+        let p = &nes.player1;
+        PieceState {
+            x: p.tetrimino_x,
+            y: p.tetrimino_y,
+            orientation: p.current_piece,
+            autorepeat_x: p.autorepeat_x,
+            fall_timer: p.fall_timer,
+            autorepeat_y: p.autorepeat_y,
+            held: nes.held_buttons_player1,
+            frame,
+        }
+    }
+
+    /// A freshly spawned piece: (5, 0), timers cleared, `autorepeatX` carried over.
+    #[must_use]
+    pub fn spawn(orientation: u8, autorepeat_x: u8) -> Self {
+        PieceState {
+            x: 5,
+            y: 0,
+            orientation,
+            autorepeat_x,
+            fall_timer: 0,
+            autorepeat_y: 0,
+            held: 0,
+            frame: 0,
+        }
+    }
+
+    fn key(&self, period: u32) -> u64 {
+        u64::from(self.x)
+            | u64::from(self.y) << 8
+            | u64::from(self.orientation) << 16
+            | u64::from(self.autorepeat_x) << 24
+            | u64::from(self.fall_timer) << 32
+            | u64::from(self.autorepeat_y) << 40
+            | u64::from(self.held) << 48
+            | u64::from(self.frame % period) << 56
+    }
+}
+
+/// `dropSpeed` for a level (`@lookupDropSpeed`: level 29 and up drop every frame).
+#[must_use]
+pub fn drop_speed(level: u8) -> u8 {
+    if level >= 0x1D {
+        1
+    } else {
+        FRAMES_PER_DROP_NTSC[usize::from(level)]
+    }
+}
+
+/// `isPositionValid` on the playfield page, with the ROM's 8-bit arithmetic.
+#[inline]
+#[must_use]
+pub fn is_position_valid(page: &[u8; 256], x: u8, y: u8, orientation: u8) -> bool {
+    let Some(minos) = ORIENTATIONS.get(usize::from(orientation)) else {
+        return false;
+    };
+    let origin = y.wrapping_mul(10).wrapping_add(x);
+    for mino in minos {
+        let (row, carry) = (mino.dy as u8).overflowing_add(y);
+        if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
+            return false;
+        }
+        let cell = (mino.dy as u8)
+            .wrapping_mul(10)
+            .wrapping_add(origin)
+            .wrapping_add(mino.dx as u8);
+        if page[usize::from(cell)] < TILE_EMPTY {
+            return false;
+        }
+        if (mino.dx as u8).wrapping_add(x) >= 0x0A {
+            return false;
+        }
+    }
+    true
+}
+
+/// What one frame did to the piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameResult {
+    /// The piece is still under control.
+    Active,
+    /// The drop was blocked: the piece locks where it is on the next frame.
+    Locked,
+}
+
+/// One frame of the active piece with `buttons` held, as the engine runs it.
+#[inline]
+pub fn step_piece(page: &[u8; 256], s: &mut PieceState, buttons: u8, drop_speed: u8) -> FrameResult {
+    let newly = buttons & !s.held;
+    let held = buttons;
+    s.held = buttons;
+    s.frame += 1;
+    // gameModeState_updateCountersAndNonPlayerState runs before the player's update.
+    s.fall_timer = s.fall_timer.wrapping_add(1);
+
+    // shift_tetrimino
+    if held & DOWN == 0 {
+        let lr = LEFT | RIGHT;
+        let shift = if newly & lr != 0 {
+            s.autorepeat_x = 0;
+            true
+        } else if held & lr != 0 {
+            s.autorepeat_x = s.autorepeat_x.wrapping_add(1);
+            if (s.autorepeat_x.wrapping_sub(DAS_RESET) as i8) < 0 {
+                false
+            } else {
+                s.autorepeat_x = DAS_DELAY;
+                true
+            }
+        } else {
+            false
+        };
+        if shift {
+            let original = s.x;
+            s.x = if held & RIGHT != 0 {
+                original.wrapping_add(1)
+            } else {
+                original.wrapping_sub(1)
+            };
+            if !is_position_valid(page, s.x, s.y, s.orientation) {
+                s.x = original;
+                s.autorepeat_x = DAS_RESET;
+            }
+        }
+    }
+
+    // rotate_tetrimino: A (clockwise) wins over B.
+    let column = if newly & A != 0 {
+        Some(1)
+    } else if newly & B != 0 {
+        Some(0)
+    } else {
+        None
+    };
+    if let Some(column) = column {
+        let original = s.orientation;
+        if let Some(row) = ROTATION_TABLE.get(usize::from(original)) {
+            s.orientation = row[column];
+            if !is_position_valid(page, s.x, s.y, s.orientation) {
+                s.orientation = original;
+            }
+        }
+    }
+
+    // drop_tetrimino
+    if (s.autorepeat_y as i8) < 0 {
+        if newly & DOWN == 0 {
+            s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
+            return FrameResult::Active;
+        }
+        s.autorepeat_y = 0;
+    }
+    if s.autorepeat_y == 0 {
+        if held & (LEFT | RIGHT) == 0 && newly & DPAD == DOWN {
+            s.autorepeat_y = 1;
+        }
+    } else if held & DPAD != DOWN {
+        s.autorepeat_y = 0;
+    } else {
+        s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
+        if s.autorepeat_y >= 3 {
+            s.autorepeat_y = 1;
+            return drop(page, s);
+        }
+    }
+    if (s.fall_timer.wrapping_sub(drop_speed) as i8) >= 0 {
+        return drop(page, s);
+    }
+    FrameResult::Active
+}
+
+#[inline]
+fn drop(page: &[u8; 256], s: &mut PieceState) -> FrameResult {
+    s.fall_timer = 0;
+    if is_position_valid(page, s.x, s.y.wrapping_add(1), s.orientation) {
+        s.y = s.y.wrapping_add(1);
+        FrameResult::Active
+    } else {
+        FrameResult::Locked
+    }
+}
+
+/// Where a piece locks, and how to get there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// `tetriminoX` at lock.
+    pub x: u8,
+    /// `tetriminoY` at lock.
+    pub y: u8,
+    /// Orientation id at lock.
+    pub orientation: u8,
+    /// `autorepeatX` at lock (carried over to the next piece).
+    pub autorepeat_x: u8,
+    /// Frames from the search's start to the frame the drop is blocked.
+    pub frames: u32,
+    /// The search node whose frame locks (for [`Searcher::inputs`]).
+    node: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Node {
+    state: PieceState,
+    parent: u32,
+    buttons: u8,
+}
+
+/// A tiny multiplicative hasher for the packed state keys (SipHash would dominate the search).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        let h = (k ^ (k >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// Reusable search buffers (no allocation per node once warmed up).
+#[derive(Default)]
+pub struct Searcher {
+    nodes: Vec<Node>,
+    visited: KeyMap<()>,
+    locks: KeyMap<u32>,
+    placements: Vec<Placement>,
+    frontier: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("nodes", &self.nodes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Searcher {
+    /// An empty searcher.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every placement reachable from `start` under `model` at `level`, one per
+    /// (x, y, orientation), each with the earliest lock frame found. Placements where the piece
+    /// would lock overlapping the stack (a top-out) are left out.
+    pub fn search(
+        &mut self,
+        page: &[u8; 256],
+        start: PieceState,
+        level: u8,
+        model: &InputModel,
+    ) -> &[Placement] {
+        self.nodes.clear();
+        self.visited.clear();
+        self.locks.clear();
+        self.placements.clear();
+        self.frontier.clear();
+        let speed = drop_speed(level);
+        let period = model.timeline.len().max(1) as u32;
+        self.nodes.push(Node {
+            state: start,
+            parent: u32::MAX,
+            buttons: 0,
+        });
+        self.visited.insert(start.key(period), ());
+        self.frontier.push(0);
+        while !self.frontier.is_empty() {
+            self.next.clear();
+            for fi in 0..self.frontier.len() {
+                let index = self.frontier[fi];
+                let node = self.nodes[index as usize];
+                let s = node.state;
+                let may_press = model.may_press(s.frame + 1);
+                let prev_dpad = s.held & (LEFT | RIGHT | DOWN);
+                for &dpad in &DPAD_CHOICES {
+                    let new_dpad = dpad & !prev_dpad;
+                    if new_dpad != 0 && !may_press {
+                        continue;
+                    }
+                    if !model.das && dpad & (LEFT | RIGHT) != 0 && dpad & prev_dpad & (LEFT | RIGHT) != 0 {
+                        continue;
+                    }
+                    for &rot in &ROTATE_CHOICES {
+                        if rot != 0 && (!may_press || s.held & rot != 0) {
+                            continue;
+                        }
+                        let buttons = dpad | rot;
+                        let mut t = s;
+                        match step_piece(page, &mut t, buttons, speed) {
+                            FrameResult::Locked => {
+                                if !is_position_valid(page, t.x, t.y, t.orientation) {
+                                    continue;
+                                }
+                                let pkey = u64::from(t.x)
+                                    | u64::from(t.y) << 8
+                                    | u64::from(t.orientation) << 16;
+                                if self.locks.contains_key(&pkey) {
+                                    continue;
+                                }
+                                let id = self.nodes.len() as u32;
+                                self.nodes.push(Node {
+                                    state: t,
+                                    parent: index,
+                                    buttons,
+                                });
+                                self.locks.insert(pkey, id);
+                                self.placements.push(Placement {
+                                    x: t.x,
+                                    y: t.y,
+                                    orientation: t.orientation,
+                                    autorepeat_x: t.autorepeat_x,
+                                    frames: t.frame - start.frame,
+                                    node: id,
+                                });
+                            }
+                            FrameResult::Active => {
+                                let key = t.key(period);
+                                if self.visited.insert(key, ()).is_some() {
+                                    continue;
+                                }
+                                let id = self.nodes.len() as u32;
+                                self.nodes.push(Node {
+                                    state: t,
+                                    parent: index,
+                                    buttons,
+                                });
+                                self.next.push(id);
+                            }
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut self.frontier, &mut self.next);
+        }
+        &self.placements
+    }
+
+    /// The placements of the last search.
+    #[must_use]
+    pub fn placements(&self) -> &[Placement] {
+        &self.placements
+    }
+
+    /// Nodes (distinct states) the last search visited.
+    #[must_use]
+    pub fn nodes_visited(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The buttons for each frame from the search's start to the placement's lock frame (the
+    /// last entry is the frame whose drop is blocked).
+    #[must_use]
+    pub fn inputs(&self, placement: &Placement) -> Vec<Buttons> {
+        let mut out = Vec::with_capacity(placement.frames as usize);
+        let mut i = placement.node;
+        while i != 0 && i != u32::MAX {
+            let node = &self.nodes[i as usize];
+            out.push(Buttons(node.buttons));
+            i = node.parent;
+        }
+        out.reverse();
+        out
+    }
+}
