@@ -93,15 +93,23 @@ fn models() -> impl Strategy<Value = InputModel> {
     (
         prop::sample::select(vec!["X", "X.", "X...", "X...."]),
         prop::bool::weighted(0.8),
+        prop::bool::weighted(0.7),
     )
-        .prop_map(|(t, das)| InputModel::new(t, das, 0).expect("valid timeline"))
+        .prop_map(|(t, das, soft_drop)| InputModel {
+            soft_drop,
+            ..InputModel::new(t, das, 0).expect("valid timeline")
+        })
 }
 
 /// A random frame of buttons the input model allows after `prev` on frame `frame` (1-based),
 /// including holds the search prunes (A held for several frames).
 fn random_buttons(model: &InputModel, frame: u32, prev: u8, r: u32) -> u8 {
-    const CHOICES: [u8; 12] = [0, 0x01, 0x02, 0x04, 0x05, 0x06, 0x80, 0x40, 0x81, 0x42, 0x84, 0x41];
+    const CHOICES: [u8; 12] = [0, 0x01, 0x02, 0x04, 0x01, 0x02, 0x80, 0x40, 0x81, 0x42, 0x84, 0x41];
     let mut b = CHOICES[(r % 12) as usize];
+    if !model.soft_drop || b & 0x03 != 0 {
+        // No soft drop, or a diagonal (the model's d-pad holds one direction at a time).
+        b &= !0x04;
+    }
     if r % 7 == 0 {
         b = prev; // keep holding
     }

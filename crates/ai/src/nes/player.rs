@@ -130,7 +130,9 @@ impl Player {
             .unwrap_or(next);
         let start = PieceState::spawn(orientation, autorepeat_x);
         let mut best = f64::INFINITY;
-        for q in ws.second.search(board, start, situation.level, &self.input) {
+        // The preview piece's search, for this first placement: the tap-only estimate.
+        let model = self.input.lookahead_model();
+        for q in ws.second.search(board, start, situation.level, &model) {
             let mut b2 = *board;
             let lines = lock_and_clear(&mut b2, q.x, q.y, q.orientation);
             let cost = self.weights.lines_cleared * f64::from(lines)

@@ -13,9 +13,6 @@
 //! timeline's phase. Breadth-first order means each placement comes with one of its shortest input
 //! sequences.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use playfield_nes::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, ROTATION_TABLE, TILE_EMPTY};
 use playfield_nes::{Buttons, Nes};
 
@@ -34,9 +31,9 @@ const A: u8 = Buttons::A.0;
 const B: u8 = Buttons::B.0;
 const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
 
-/// The d-pad holds the search tries: nothing, one direction, Down, or a direction with Down
-/// (which freezes DAS, since Down blocks shifting).
-const DPAD_CHOICES: [u8; 6] = [0, LEFT, RIGHT, DOWN, LEFT | DOWN, RIGHT | DOWN];
+/// The d-pad holds the search tries: nothing, one direction, Down (the input model allows no
+/// diagonals). Down comes last so that it can be cut when soft drop is off.
+const DPAD_CHOICES: [u8; 4] = [0, LEFT, RIGHT, DOWN];
 /// Rotation presses: holding A or B past its press frame never helps (only a new press rotates),
 /// so the search releases them at once; this loses no placement.
 const ROTATE_CHOICES: [u8; 3] = [0, A, B];
@@ -94,14 +91,27 @@ impl PieceState {
         }
     }
 
-    fn key(&self, period: u32) -> u64 {
+    /// The deduplication key. Parts that cannot change the future are blanked so equivalent
+    /// states meet: `autorepeatX` when neither Left nor Right is held (the next Left or Right is a
+    /// new press, which zeroes it), and held A/B when the next frame cannot carry a new press.
+    fn key(&self, period: u32, next_may_press: bool) -> u64 {
+        let autorepeat_x = if self.held & (LEFT | RIGHT) != 0 {
+            self.autorepeat_x
+        } else {
+            0
+        };
+        let held = if next_may_press {
+            self.held
+        } else {
+            self.held & !(A | B)
+        };
         u64::from(self.x)
             | u64::from(self.y) << 8
             | u64::from(self.orientation) << 16
-            | u64::from(self.autorepeat_x) << 24
+            | u64::from(autorepeat_x) << 24
             | u64::from(self.fall_timer) << 32
             | u64::from(self.autorepeat_y) << 40
-            | u64::from(self.held) << 48
+            | u64::from(held) << 48
             | u64::from(self.frame % period) << 56
     }
 }
@@ -273,33 +283,84 @@ struct Node {
     buttons: u8,
 }
 
-/// A tiny multiplicative hasher for the packed state keys (SipHash would dominate the search).
+/// An open-addressing set of packed state keys, cleared in O(1) by a generation stamp (the
+/// search's hottest structure: a std `HashSet` costs several times more per node).
 #[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        let h = (k ^ (k >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        self.0 = h ^ (h >> 32);
-    }
+struct KeySet {
+    keys: Vec<u64>,
+    stamps: Vec<u32>,
+    generation: u32,
+    len: usize,
 }
 
-type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+impl KeySet {
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+        self.len = 0;
+    }
+
+    #[inline]
+    fn slot(key: u64, mask: usize) -> usize {
+        let h = (key ^ (key >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        ((h ^ (h >> 32)) as usize) & mask
+    }
+
+    /// Inserts `key`; false when it was already there.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = Self::slot(key, mask);
+        loop {
+            if self.stamps[i] != self.generation {
+                self.stamps[i] = self.generation;
+                self.keys[i] = key;
+                self.len += 1;
+                return true;
+            }
+            if self.keys[i] == key {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old_keys = std::mem::take(&mut self.keys);
+        let old_stamps = std::mem::take(&mut self.stamps);
+        let size = (old_keys.len() * 2).max(1 << 12);
+        self.keys = vec![0; size];
+        self.stamps = vec![0; size];
+        let generation = self.generation.max(1);
+        self.generation = generation;
+        self.len = 0;
+        for (k, st) in old_keys.into_iter().zip(old_stamps) {
+            if st == generation {
+                let mask = size - 1;
+                let mut i = Self::slot(k, mask);
+                while self.stamps[i] == generation {
+                    i = (i + 1) & mask;
+                }
+                self.stamps[i] = generation;
+                self.keys[i] = k;
+                self.len += 1;
+            }
+        }
+    }
+}
 
 /// Reusable search buffers (no allocation per node once warmed up).
 #[derive(Default)]
 pub struct Searcher {
     nodes: Vec<Node>,
-    visited: KeyMap<()>,
-    locks: KeyMap<u32>,
+    visited: KeySet,
+    locks: KeySet,
     placements: Vec<Placement>,
     frontier: Vec<u32>,
     next: Vec<u32>,
@@ -342,7 +403,13 @@ impl Searcher {
             parent: u32::MAX,
             buttons: 0,
         });
-        self.visited.insert(start.key(period), ());
+        self.visited
+            .insert(start.key(period, model.may_press(start.frame + 1)));
+        let dpad_choices = if model.soft_drop {
+            &DPAD_CHOICES[..]
+        } else {
+            &DPAD_CHOICES[..3]
+        };
         self.frontier.push(0);
         while !self.frontier.is_empty() {
             self.next.clear();
@@ -352,7 +419,8 @@ impl Searcher {
                 let s = node.state;
                 let may_press = model.may_press(s.frame + 1);
                 let prev_dpad = s.held & (LEFT | RIGHT | DOWN);
-                for &dpad in &DPAD_CHOICES {
+                let next_may_press = model.may_press(s.frame + 2);
+                for &dpad in dpad_choices {
                     let new_dpad = dpad & !prev_dpad;
                     if new_dpad != 0 && !may_press {
                         continue;
@@ -374,7 +442,7 @@ impl Searcher {
                                 let pkey = u64::from(t.x)
                                     | u64::from(t.y) << 8
                                     | u64::from(t.orientation) << 16;
-                                if self.locks.contains_key(&pkey) {
+                                if !self.locks.insert(pkey) {
                                     continue;
                                 }
                                 let id = self.nodes.len() as u32;
@@ -383,7 +451,6 @@ impl Searcher {
                                     parent: index,
                                     buttons,
                                 });
-                                self.locks.insert(pkey, id);
                                 self.placements.push(Placement {
                                     x: t.x,
                                     y: t.y,
@@ -394,8 +461,8 @@ impl Searcher {
                                 });
                             }
                             FrameResult::Active => {
-                                let key = t.key(period);
-                                if self.visited.insert(key, ()).is_some() {
+                                let key = t.key(period, next_may_press);
+                                if !self.visited.insert(key) {
                                     continue;
                                 }
                                 let id = self.nodes.len() as u32;
