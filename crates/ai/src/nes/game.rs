@@ -157,7 +157,11 @@ impl MenuDriver {
                     return Buttons::NONE;
                 }
                 if nes.game_type != c.game_type {
-                    if c.game_type == 1 { Buttons::RIGHT } else { Buttons::LEFT }
+                    if c.game_type == 1 {
+                        Buttons::RIGHT
+                    } else {
+                        Buttons::LEFT
+                    }
                 } else if nes.music_type < c.music {
                     Buttons::DOWN
                 } else if nes.music_type > c.music {
@@ -359,8 +363,7 @@ fn next_play_buttons(
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
-    let controllable =
-        nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
+    let controllable = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
     if !controllable {
         return Buttons::NONE;
     }

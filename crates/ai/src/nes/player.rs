@@ -85,7 +85,10 @@ impl Player {
         situation: Situation,
         next: Option<u8>,
     ) -> Option<Decision> {
-        let placements = ws.first.search(page, start, situation.level, &self.input).to_vec();
+        let placements = ws
+            .first
+            .search(page, start, situation.level, &self.input)
+            .to_vec();
         let next = if self.lookahead >= 2 { next } else { None };
         let mut best: Option<(f64, Placement)> = None;
         for p in &placements {

@@ -164,7 +164,12 @@ pub enum FrameResult {
 
 /// One frame of the active piece with `buttons` held, as the engine runs it.
 #[inline]
-pub fn step_piece(page: &[u8; 256], s: &mut PieceState, buttons: u8, drop_speed: u8) -> FrameResult {
+pub fn step_piece(
+    page: &[u8; 256],
+    s: &mut PieceState,
+    buttons: u8,
+    drop_speed: u8,
+) -> FrameResult {
     let newly = buttons & !s.held;
     let held = buttons;
     s.held = buttons;
@@ -425,7 +430,10 @@ impl Searcher {
                     if new_dpad != 0 && !may_press {
                         continue;
                     }
-                    if !model.das && dpad & (LEFT | RIGHT) != 0 && dpad & prev_dpad & (LEFT | RIGHT) != 0 {
+                    if !model.das
+                        && dpad & (LEFT | RIGHT) != 0
+                        && dpad & prev_dpad & (LEFT | RIGHT) != 0
+                    {
                         continue;
                     }
                     for &rot in &ROTATE_CHOICES {
