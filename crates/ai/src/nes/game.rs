@@ -314,25 +314,25 @@ pub fn play_game(
         if events.has(Events::B_TYPE_GOAL) {
             break GameEnd::BTypeComplete;
         }
-        if let Some(p) = plan.as_mut() {
-            if nes.player1.play_state != play_state::ACTIVE {
-                // The piece locked this frame: it must be where the plan said.
-                if let Some(target) = p.target {
-                    let got = (
-                        nes.player1.tetrimino_x,
-                        nes.player1.tetrimino_y,
-                        nes.player1.current_piece,
-                    );
-                    if got != target || !p.inputs.is_empty() {
-                        break GameEnd::Mismatch(format!(
-                            "frame {}: planned lock (x, y, orientation) = {target:?}, engine {got:?}",
-                            nes.frame()
-                        ));
-                    }
+        if let Some(p) = plan.as_mut()
+            && nes.player1.play_state != play_state::ACTIVE
+        {
+            // The piece locked this frame: it must be where the plan said.
+            if let Some(target) = p.target {
+                let got = (
+                    nes.player1.tetrimino_x,
+                    nes.player1.tetrimino_y,
+                    nes.player1.current_piece,
+                );
+                if got != target || !p.inputs.is_empty() {
+                    break GameEnd::Mismatch(format!(
+                        "frame {}: planned lock (x, y, orientation) = {target:?}, engine {got:?}",
+                        nes.frame()
+                    ));
                 }
-                pieces += 1;
-                plan = None;
             }
+            pieces += 1;
+            plan = None;
         }
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
