@@ -146,7 +146,7 @@ fn random_buttons(model: &InputModel, frame: u32, prev: u8, r: u32) -> u8 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     /// Every placement's inputs, played through the engine, lock exactly there on the last frame.
     #[test]
