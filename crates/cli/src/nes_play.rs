@@ -148,6 +148,34 @@ fn game_seed(seed: u64, index: u32) -> u64 {
     split_mix(split_mix(seed) ^ u64::from(index))
 }
 
+fn print_game(out: &mut impl Write, json: bool, i: u32, seed: u64, r: &GameResult) -> Result<()> {
+    if json {
+        let line = serde_json::to_string(&GameJson {
+            game: i + 1,
+            seed,
+            score: r.score,
+            lines: r.lines,
+            level: r.level,
+            frames: r.frames,
+            pieces: r.pieces,
+            end: &r.end,
+        })?;
+        writeln!(out, "{line}")?;
+    } else {
+        writeln!(
+            out,
+            "game {}: score {} lines {} level {} frames {} ({})",
+            i + 1,
+            r.score,
+            r.lines,
+            r.level,
+            r.frames,
+            end_text(&r.end)
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs `nes play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let model = InputModel::new(&args.input, !args.no_das, args.reaction)?;
@@ -182,56 +210,44 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let results: Vec<GameResult> = (0..args.games)
-        .into_par_iter()
-        .map(|i| {
-            let config = GameConfig {
-                seed: game_seed(args.seed, i),
-                ..base
-            };
-            let result = play_game(&config, &player, |_, _| Ok(()));
-            bar.inc(1);
-            result
-        })
-        .collect();
-    bar.finish_and_clear();
-
-    if let Some(path) = &args.record {
-        for (i, r) in (0u32..).zip(&results) {
-            let out = record_path(path, i, args.games);
-            std::fs::write(&out, Movie::new(r.input.iter().copied()).to_fm2())
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
-    }
-
+    // Games run in parallel in chunks, each chunk's results printed in game order as soon as
+    // it is done: the output does not depend on the thread count, and a long run shows its
+    // games as it goes.
+    let chunk = u32::try_from(rayon::current_num_threads() * 2)
+        .unwrap_or(2)
+        .max(2);
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for (i, r) in (0u32..).zip(&results) {
-        if args.json {
-            let line = serde_json::to_string(&GameJson {
-                game: i + 1,
-                seed: game_seed(args.seed, i),
-                score: r.score,
-                lines: r.lines,
-                level: r.level,
-                frames: r.frames,
-                pieces: r.pieces,
-                end: &r.end,
-            })?;
-            writeln!(out, "{line}")?;
-        } else {
-            writeln!(
-                out,
-                "game {}: score {} lines {} level {} frames {} ({})",
-                i + 1,
-                r.score,
-                r.lines,
-                r.level,
-                r.frames,
-                end_text(&r.end)
-            )?;
+    let mut results: Vec<GameResult> = Vec::with_capacity(args.games as usize);
+    let mut first = 0u32;
+    while first < args.games {
+        let last = (first + chunk).min(args.games);
+        let done: Vec<GameResult> = (first..last)
+            .into_par_iter()
+            .map(|i| {
+                let config = GameConfig {
+                    seed: game_seed(args.seed, i),
+                    ..base
+                };
+                let result = play_game(&config, &player, |_, _| Ok(()));
+                bar.inc(1);
+                result
+            })
+            .collect();
+        let mut out = stdout.lock();
+        for (i, r) in (first..).zip(&done) {
+            if let Some(path) = &args.record {
+                let file = record_path(path, i, args.games);
+                std::fs::write(&file, Movie::new(r.input.iter().copied()).to_fm2())
+                    .with_context(|| format!("cannot write {}", file.display()))?;
+            }
+            print_game(&mut out, args.json, i, game_seed(args.seed, i), r)?;
         }
+        out.flush()?;
+        results.extend(done);
+        first = last;
     }
+    bar.finish_and_clear();
+    let mut out = stdout.lock();
     let summary = summarize(&results);
     if args.json {
         writeln!(out, "{}", serde_json::json!({ "summary": summary }))?;
