@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::buttons::Buttons;
 use crate::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
+use crate::ending::EndingStep;
 use crate::events::Events;
 use crate::player::PlayerVars;
 use crate::region::Region;
@@ -52,6 +53,14 @@ pub(crate) enum Wait {
     HighScoreDone,
     /// The wait in `gameModeState_handleGameOver` before the level menu.
     GameOverReset,
+    /// `sleep_for_14_vblanks` after a B-type game's 25th line.
+    BTypeSuccessSleep,
+    /// `sleep_for_a_vblanks` before an ending.
+    EndingSleep,
+    /// `render_endingUnskippable`.
+    EndingUnskippable(EndingStep),
+    /// The last loop of an ending, which Start ends.
+    EndingLoop,
     /// A state the engine does not model; it stops here (the reason is in `Nes::unsupported`).
     Unsupported,
 }
@@ -65,6 +74,8 @@ pub(crate) enum Screen {
     LevelMenu,
     GameBackground,
     HighScoreEntry,
+    EndingA,
+    EndingB,
 }
 
 /// The result of running a routine of the main loop: it either blocked in a wait, or returned to
@@ -114,6 +125,10 @@ pub struct Nes {
     pub general_counter: u8,
     /// `generalCounter2` ($A9).
     pub general_counter2: u8,
+    /// `generalCounter4` ($AB): the B-type ending's level bonus (`bTypeLevelBonus`).
+    pub general_counter4: u8,
+    /// `generalCounter5` ($AC): the B-type ending's height bonus (`bTypeHeightBonus`).
+    pub general_counter5: u8,
     /// `selectingLevelOrHeight` ($AD).
     pub selecting_level_or_height: u8,
     /// `originalY` ($AE): scratch, and the level menu's level/height selection between frames.
@@ -148,6 +163,10 @@ pub struct Nes {
     pub music_type: u8,
     /// `sleepCounter` ($C3).
     pub sleep_counter: u8,
+    /// `ending` ($C4): which type-A ending (0-4).
+    pub ending: u8,
+    /// `ending_customVars` ($C5-$CB): the type-A rocket's height and delay.
+    pub ending_custom_vars: [u8; 7],
     /// `demo_heldButtons` ($CE).
     pub demo_held_buttons: u8,
     /// `demo_repeats` ($CF).
@@ -168,6 +187,8 @@ pub struct Nes {
     pub high_score_entry_current_letter: u8,
     /// `lineClearStatsByType` ($D8-$DB): BCD counts of singles, doubles, triples, tetrises.
     pub line_clear_stats_by_type: [u8; 4],
+    /// `totalScore` ($DC-$DE): the B-type ending's score with bonuses, BCD.
+    pub total_score: [u8; 3],
     /// `displayNextPiece` ($DF): 0 shows the preview.
     pub display_next_piece: u8,
     /// `musicTrack` ($06F5).
@@ -264,6 +285,8 @@ impl Nes {
             game_mode_state: 0,
             general_counter: 0,
             general_counter2: 0,
+            general_counter4: 0,
+            general_counter5: 0,
             selecting_level_or_height: 0,
             original_y: 0,
             drop_speed: 0,
@@ -281,6 +304,8 @@ impl Nes {
             game_type: 0,
             music_type: 0,
             sleep_counter: 0,
+            ending: 0,
+            ending_custom_vars: [0; 7],
             demo_held_buttons: 0,
             demo_repeats: 0,
             demo_recording: 0,
@@ -291,6 +316,7 @@ impl Nes {
             high_score_entry_name_offset_for_row: 0,
             high_score_entry_current_letter: 0,
             line_clear_stats_by_type: [0; 4],
+            total_score: [0; 3],
             display_next_piece: 0,
             music_track: 0,
             newly_pressed_buttons_player1: 0,
@@ -442,10 +468,6 @@ impl Nes {
             // render_mode_congratulations_screen clears the flags once the letter is drawn.
             2 if self.out_of_date_render_flags & 0x80 != 0 => self.out_of_date_render_flags = 0,
             3 => self.render_mode_play_and_demo(),
-            4 => {
-                self.stop_unsupported("the ending animation");
-                self.wait = Wait::Unsupported;
-            }
             _ => {}
         }
     }
@@ -515,6 +537,9 @@ impl Nes {
                 Flow::Wait(self.main_loop())
             }
             Wait::LoadDisable(screen) => {
+                if screen == Screen::EndingA {
+                    self.select_ending_screen();
+                }
                 self.nmi_skip = self
                     .region
                     .nmis_missed_while_loading(screen, self.game_type);
@@ -537,6 +562,10 @@ impl Nes {
             Wait::Pause => self.pause_frame(),
             Wait::HighScoreEntry => self.high_score_entry_frame(),
             Wait::HighScoreDone => self.reset_game_state(),
+            Wait::BTypeSuccessSleep => self.b_type_success_slept(),
+            Wait::EndingSleep => self.ending_sleep(),
+            Wait::EndingUnskippable(step) => self.ending_unskippable_waited(step),
+            Wait::EndingLoop => self.ending_loop_waited(),
             Wait::GameOverReset => {
                 self.game_mode = game_mode::LEVEL_MENU;
                 Flow::Ret(0x03)
@@ -645,6 +674,7 @@ impl Nes {
                 Flow::Ret(self.player2.start_level)
             }
             Screen::HighScoreEntry => self.high_score_entry_start(),
+            Screen::EndingA | Screen::EndingB => self.ending_screen_on(),
         }
     }
 

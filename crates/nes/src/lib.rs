@@ -5,8 +5,10 @@
 //! main loop until it waits for the next NMI. Fed the same buttons from power-on, it goes through
 //! the same states as the ROM (checked frame by frame by the `playfield-rom` crate).
 
+pub mod autoplay;
 mod buttons;
 mod demo;
+mod ending;
 mod engine;
 mod events;
 pub mod fm2;

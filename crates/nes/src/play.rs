@@ -572,7 +572,7 @@ impl Nes {
             return None;
         }
         self.events.add(Events::B_TYPE_GOAL);
-        Some(self.stop_unsupported("the B-type ending"))
+        Some(self.start_type_b_ending())
     }
 
     /// `playState_spawnNextTetrimino` (one player).
@@ -666,7 +666,7 @@ impl Nes {
     fn play_state_update_game_over_curtain(&mut self) -> Option<Flow> {
         if self.player.curtain_row == 0x14 {
             if self.player1.score[2] >= 0x03 {
-                return Some(self.stop_unsupported("the A-type ending (score ≥ 30,000)"));
+                return Some(self.start_type_a_ending());
             }
             if self.newly_pressed_buttons_player1 == Buttons::START.0 {
                 self.player.play_state = play_state::GAME_OVER;

@@ -39,6 +39,8 @@ pub mod addr {
     pub const GAME_MODE_STATE: usize = 0xA7;
     pub const GENERAL_COUNTER: usize = 0xA8;
     pub const GENERAL_COUNTER2: usize = 0xA9;
+    pub const GENERAL_COUNTER4: usize = 0xAB;
+    pub const GENERAL_COUNTER5: usize = 0xAC;
     pub const SELECTING_LEVEL_OR_HEIGHT: usize = 0xAD;
     pub const ORIGINAL_Y: usize = 0xAE;
     pub const DROP_SPEED: usize = 0xAF;
@@ -56,6 +58,8 @@ pub mod addr {
     pub const GAME_TYPE: usize = 0xC1;
     pub const MUSIC_TYPE: usize = 0xC2;
     pub const SLEEP_COUNTER: usize = 0xC3;
+    pub const ENDING: usize = 0xC4;
+    pub const ENDING_CUSTOM_VARS: usize = 0xC5;
     pub const DEMO_HELD_BUTTONS: usize = 0xCE;
     pub const DEMO_REPEATS: usize = 0xCF;
     pub const DEMO_RECORDING: usize = 0xD0;
@@ -66,6 +70,7 @@ pub mod addr {
     pub const HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW: usize = 0xD6;
     pub const HIGH_SCORE_ENTRY_CURRENT_LETTER: usize = 0xD7;
     pub const LINE_CLEAR_STATS_BY_TYPE: usize = 0xD8;
+    pub const TOTAL_SCORE: usize = 0xDC;
     pub const DISPLAY_NEXT_PIECE: usize = 0xDF;
     pub const NEWLY_PRESSED_BUTTONS_PLAYER1: usize = 0xF5;
     pub const HELD_BUTTONS_PLAYER1: usize = 0xF7;
@@ -98,6 +103,8 @@ impl Nes {
         r[GAME_MODE_STATE] = self.game_mode_state;
         r[GENERAL_COUNTER] = self.general_counter;
         r[GENERAL_COUNTER2] = self.general_counter2;
+        r[GENERAL_COUNTER4] = self.general_counter4;
+        r[GENERAL_COUNTER5] = self.general_counter5;
         r[SELECTING_LEVEL_OR_HEIGHT] = self.selecting_level_or_height;
         r[ORIGINAL_Y] = self.original_y;
         r[DROP_SPEED] = self.drop_speed;
@@ -116,6 +123,8 @@ impl Nes {
         r[GAME_TYPE] = self.game_type;
         r[MUSIC_TYPE] = self.music_type;
         r[SLEEP_COUNTER] = self.sleep_counter;
+        r[ENDING] = self.ending;
+        r[ENDING_CUSTOM_VARS..ENDING_CUSTOM_VARS + 7].copy_from_slice(&self.ending_custom_vars);
         r[DEMO_HELD_BUTTONS] = self.demo_held_buttons;
         r[DEMO_REPEATS] = self.demo_repeats;
         r[DEMO_RECORDING] = self.demo_recording;
@@ -128,6 +137,7 @@ impl Nes {
         r[HIGH_SCORE_ENTRY_CURRENT_LETTER] = self.high_score_entry_current_letter;
         r[LINE_CLEAR_STATS_BY_TYPE..LINE_CLEAR_STATS_BY_TYPE + 4]
             .copy_from_slice(&self.line_clear_stats_by_type);
+        r[TOTAL_SCORE..TOTAL_SCORE + 3].copy_from_slice(&self.total_score);
         r[DISPLAY_NEXT_PIECE] = self.display_next_piece;
         r[NEWLY_PRESSED_BUTTONS_PLAYER1] = self.newly_pressed_buttons_player1;
         r[HELD_BUTTONS_PLAYER1] = self.held_buttons_player1;
@@ -172,6 +182,8 @@ impl Nes {
         n.game_mode_state = ram[GAME_MODE_STATE];
         n.general_counter = ram[GENERAL_COUNTER];
         n.general_counter2 = ram[GENERAL_COUNTER2];
+        n.general_counter4 = ram[GENERAL_COUNTER4];
+        n.general_counter5 = ram[GENERAL_COUNTER5];
         n.selecting_level_or_height = ram[SELECTING_LEVEL_OR_HEIGHT];
         n.original_y = ram[ORIGINAL_Y];
         n.drop_speed = ram[DROP_SPEED];
@@ -189,6 +201,9 @@ impl Nes {
         n.game_type = ram[GAME_TYPE];
         n.music_type = ram[MUSIC_TYPE];
         n.sleep_counter = ram[SLEEP_COUNTER];
+        n.ending = ram[ENDING];
+        n.ending_custom_vars
+            .copy_from_slice(&ram[ENDING_CUSTOM_VARS..ENDING_CUSTOM_VARS + 7]);
         n.demo_held_buttons = ram[DEMO_HELD_BUTTONS];
         n.demo_repeats = ram[DEMO_REPEATS];
         n.demo_recording = ram[DEMO_RECORDING];
@@ -201,6 +216,8 @@ impl Nes {
         n.high_score_entry_current_letter = ram[HIGH_SCORE_ENTRY_CURRENT_LETTER];
         n.line_clear_stats_by_type
             .copy_from_slice(&ram[LINE_CLEAR_STATS_BY_TYPE..LINE_CLEAR_STATS_BY_TYPE + 4]);
+        n.total_score
+            .copy_from_slice(&ram[TOTAL_SCORE..TOTAL_SCORE + 3]);
         n.display_next_piece = ram[DISPLAY_NEXT_PIECE];
         n.newly_pressed_buttons_player1 = ram[NEWLY_PRESSED_BUTTONS_PLAYER1];
         n.held_buttons_player1 = ram[HELD_BUTTONS_PLAYER1];

@@ -60,6 +60,19 @@ impl Region {
         }
     }
 
+    /// `ENDING_SLEEP_TIME_1`, `_2` and `_3`.
+    #[must_use]
+    pub const fn ending_sleep_time(self, which: u8) -> u8 {
+        match (self, which) {
+            (Region::Ntsc, 1) => 0x80,
+            (Region::Ntsc, 2) => 0x40,
+            (Region::Ntsc, _) => 0x02,
+            (Region::Pal, 1) => 0x66,
+            (Region::Pal, 2) => 0x33,
+            (Region::Pal, _) => 0x01,
+        }
+    }
+
     /// Frames per second of the console.
     #[must_use]
     pub const fn frames_per_second(self) -> f64 {
@@ -84,11 +97,11 @@ impl Region {
     }
 
     /// NMIs missed while a screen is copied with the NMI disabled. Measured in tetanes-core: the
-    /// copies that also draw the high-score table (level menu) outlast a frame.
+    /// copies that also draw the high-score table (level menu, name entry) outlast a frame.
     pub(crate) const fn nmis_missed_while_loading(self, screen: Screen, game_type: u8) -> u8 {
         let _ = game_type;
         match screen {
-            Screen::LevelMenu => 1,
+            Screen::LevelMenu | Screen::HighScoreEntry => 1,
             _ => 0,
         }
     }
