@@ -6,11 +6,15 @@ use serde::{Deserialize, Serialize};
 
 use super::eval::{Weights, board_features, lock_and_clear, lock_height};
 use super::input::InputModel;
-use super::search::{PieceState, Placement, Searcher};
+use super::search::{PieceState, Placement, Searcher, drop_speed, free_placements};
 
 /// Added to the cost of a placement after which the preview piece has nowhere to lock (the game
 /// would end), so any survivable pair is preferred.
 const TOP_OUT_COST: f64 = 1e9;
+
+/// Frames per row from which the lookahead estimates the preview's reach without timing
+/// (levels 0-8): with 8 or more frames per row a 30 Hz player has 4+ presses per row.
+const SLOW_GRAVITY: u8 = 8;
 
 /// A player's definition, as data (serde): evaluator weights, lookahead and input model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,17 +135,27 @@ impl Player {
             .get(usize::from(next))
             .copied()
             .unwrap_or(next);
-        let start = PieceState::spawn(orientation, autorepeat_x);
         let mut best = f64::INFINITY;
-        // The preview piece's search, for this first placement: the tap-only estimate.
-        let model = self.input.lookahead_model();
-        for q in ws.second.search(board, start, situation.level, &model) {
+        let mut score = |x: u8, y: u8, o: u8| {
             let mut b2 = *board;
-            let lines = lock_and_clear(&mut b2, q.x, q.y, q.orientation);
+            let lines = lock_and_clear(&mut b2, x, y, o);
             let cost = self.weights.lines_cleared * f64::from(lines)
-                + self.weights.lock_height * lock_height(q.y, q.orientation)
+                + self.weights.lock_height * lock_height(y, o)
                 + self.weights.cost(&board_features(&b2));
             best = best.min(cost);
+        };
+        if drop_speed(situation.level) >= SLOW_GRAVITY {
+            // Slow gravity: time does not limit reach; the cheap timeless search suffices.
+            for (x, y, o) in free_placements(board, orientation) {
+                score(x, y, o);
+            }
+        } else {
+            // The preview piece's search, for this first placement: the tap-only estimate.
+            let start = PieceState::spawn(orientation, autorepeat_x);
+            let model = self.input.lookahead_model();
+            for q in ws.second.search(board, start, situation.level, &model) {
+                score(q.x, q.y, q.orientation);
+            }
         }
         if best.is_infinite() {
             TOP_OUT_COST + self.weights.cost(&board_features(board))

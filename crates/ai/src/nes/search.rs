@@ -517,3 +517,52 @@ impl Searcher {
         out
     }
 }
+
+/// Lock placements reachable when time does not matter: Birken's own search, a breadth-first
+/// search over (x, y, orientation) from (5, 0) with moves left, right, rotate either way and
+/// down, a placement wherever down is blocked. At slow gravity a player has many presses per row,
+/// so this is what input can reach there (tucks and spins included), at a thousandth of the
+/// frame-exact search's cost. The player uses it only to estimate the preview piece's best
+/// placement at slow levels; moves that are played always come from [`Searcher::search`].
+#[must_use]
+pub fn free_placements(page: &[u8; 256], orientation: u8) -> Vec<(u8, u8, u8)> {
+    let mut out = Vec::new();
+    if !is_position_valid(page, 5, 0, orientation) {
+        return out;
+    }
+    // x 0-9, y 0-21 (rows −2..−1 read as y 254-255 wrap; a spawned piece never goes up), id 0-18.
+    let mut seen = vec![false; 10 * 22 * 19];
+    let index = |x: u8, y: u8, o: u8| (usize::from(o) * 22 + usize::from(y)) * 10 + usize::from(x);
+    let mut queue = vec![(5u8, 0u8, orientation)];
+    seen[index(5, 0, orientation)] = true;
+    let mut head = 0;
+    while head < queue.len() {
+        let (x, y, o) = queue[head];
+        head += 1;
+        let rotations = ROTATION_TABLE
+            .get(usize::from(o))
+            .copied()
+            .unwrap_or([o, o]);
+        let moves = [
+            (x.wrapping_sub(1), y, o),
+            (x.wrapping_add(1), y, o),
+            (x, y, rotations[0]),
+            (x, y, rotations[1]),
+            (x, y.wrapping_add(1), o),
+        ];
+        for (i, &(nx, ny, no)) in moves.iter().enumerate() {
+            if nx >= 10 || ny >= 22 || !is_position_valid(page, nx, ny, no) {
+                if i == 4 {
+                    out.push((x, y, o));
+                }
+                continue;
+            }
+            let k = index(nx, ny, no);
+            if !seen[k] {
+                seen[k] = true;
+                queue.push((nx, ny, no));
+            }
+        }
+    }
+    out
+}
