@@ -232,7 +232,14 @@ struct PiecePlan {
     target: Option<(u8, u8, u8)>,
     /// Whether the plan was made knowing the preview piece.
     informed: bool,
+    /// False while the player waits out the game's opening delay before planning.
+    planned: bool,
 }
+
+/// `autorepeatY` (negative during the first piece's 96-frame opening delay) from which the player
+/// plans the first piece. It waits until then: the piece cannot fall during the delay, so nothing
+/// is lost, and a search through the whole delay would visit millions of states.
+const OPENING_DELAY_PLAN_AT: i8 = -2;
 
 /// Powers on and goes through the menus until the first piece is under control (the state a
 /// search starts from). Returns the engine and every frame's buttons so far; `None` when the
@@ -373,32 +380,37 @@ fn next_play_buttons(
         game_type: nes.game_type,
     };
     let reaction = player.input.reaction;
-    let replan = match plan {
-        None => true,
-        Some(p) => !p.informed && p.frame >= reaction,
+    let waiting = (nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    let p = plan.get_or_insert(PiecePlan {
+        frame: 0,
+        inputs: Default::default(),
+        target: None,
+        informed: false,
+        planned: false,
+    });
+    let replan = if p.planned {
+        !p.informed && p.frame >= reaction
+    } else {
+        !waiting
     };
     if replan {
-        let frame = plan.as_ref().map_or(0, |p| p.frame);
-        let informed = frame >= reaction;
-        let start = PieceState::from_nes(nes, frame);
+        let informed = p.frame >= reaction;
+        let start = PieceState::from_nes(nes, p.frame);
         let next = informed.then_some(nes.next_piece);
-        let decision = player.decide(ws, &nes.playfield, start, situation, next);
-        *plan = Some(match decision {
-            Some(d) => PiecePlan {
-                frame,
-                inputs: d.inputs.into(),
-                target: Some((d.placement.x, d.placement.y, d.placement.orientation)),
-                informed,
-            },
-            None => PiecePlan {
-                frame,
-                inputs: Default::default(),
-                target: None,
-                informed: true,
-            },
-        });
+        match player.decide(ws, &nes.playfield, start, situation, next) {
+            Some(d) => {
+                p.inputs = d.inputs.into();
+                p.target = Some((d.placement.x, d.placement.y, d.placement.orientation));
+                p.informed = informed;
+            }
+            None => {
+                p.inputs.clear();
+                p.target = None;
+                p.informed = true;
+            }
+        }
+        p.planned = true;
     }
-    let p = plan.as_mut().expect("a plan was just made");
     p.frame += 1;
     p.inputs.pop_front().unwrap_or(Buttons::NONE)
 }
