@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use playfield_nes::fm2::Movie;
+use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{Buttons, DemoData, Nes, bcd};
 
@@ -71,23 +71,12 @@ pub fn run_default() -> Result<()> {
     bail!("the default job (watch the AI play NES Tetris) is not built yet")
 }
 
-/// The movie's input as plain buttons, padded or cut to `frames`.
-fn movie_input(movie: &Movie, frames: Option<u64>) -> Result<Vec<Buttons>> {
-    if let Some((i, _)) = movie
-        .lines
-        .iter()
-        .enumerate()
-        .find(|(i, l)| l.command.soft_reset() || (l.command.power() && *i > 0))
-    {
-        bail!(
-            "input line {i} resets or power-cycles the console, which replay does not support \
-             yet"
-        );
-    }
-    let mut input: Vec<Buttons> = movie.lines.iter().map(|l| l.buttons).collect();
+/// The movie's input lines, padded with empty input or cut to `frames`.
+fn movie_input(movie: &Movie, frames: Option<u64>) -> Result<Vec<InputLine>> {
+    let mut input = movie.lines.clone();
     if let Some(n) = frames {
         let n = usize::try_from(n).context("--frames is too large")?;
-        input.resize(n, Buttons::NONE);
+        input.resize(n, InputLine::new(Buttons::NONE));
     }
     Ok(input)
 }
@@ -118,15 +107,15 @@ fn replay(args: &ReplayArgs) -> Result<()> {
         nes = Nes::power_on();
         nes.set_demo_data(demo.clone());
         if let Some(out) = trace.as_mut() {
-            for &buttons in &input {
-                nes.step(buttons);
+            for line in &input {
+                nes.step_line(line);
                 let frame = TraceFrame::from_ram(nes.frame(), &nes.ram());
                 out.write_all(frame.to_json_line().as_bytes())?;
             }
             out.flush()?;
         } else {
-            for &buttons in &input {
-                nes.step(buttons);
+            for line in &input {
+                nes.step_line(line);
             }
         }
     }

@@ -9,6 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use playfield_ai::nes::game::{GameEnd, split_mix};
 use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game};
 use playfield_nes::fm2::Movie;
+use playfield_nes::trace::TraceFrame;
+use playfield_rom::{Emulator, Rom};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -176,6 +178,37 @@ fn print_game(out: &mut impl Write, json: bool, i: u32, seed: u64, r: &GameResul
     Ok(())
 }
 
+/// Plays a game on the engine with the real ROM running in lockstep: every frame both get the
+/// same buttons and the emulator's RAM is compared with the engine's on the trace variables; the
+/// first difference stops the game with a report (frame, variable, both values).
+fn play_in_lockstep(config: &GameConfig, player: &Player, rom: &Rom) -> GameResult {
+    let mut emu = match Emulator::new(rom) {
+        Ok(emu) => Some(emu),
+        Err(e) => {
+            return GameResult {
+                score: 0,
+                lines: 0,
+                level: 0,
+                frames: 0,
+                pieces: 0,
+                end: GameEnd::Stopped(format!("the ROM does not start: {e}")),
+                input: Vec::new(),
+            };
+        }
+    };
+    play_game(config, player, |buttons, nes| {
+        let Some(emu) = emu.as_mut() else {
+            return Err("no emulator".to_owned());
+        };
+        emu.step(buttons).map_err(|e| e.to_string())?;
+        let engine = TraceFrame::from_ram(nes.frame(), &nes.ram());
+        match engine.first_difference(&emu.trace_frame()) {
+            None => Ok(()),
+            Some(diff) => Err(format!("the ROM diverged from the engine (engine, ROM): {diff}")),
+        }
+    })
+}
+
 /// Runs `nes play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let model = InputModel::new(&args.input, !args.no_das, args.reaction)?;
@@ -193,12 +226,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         max_frames: args.max_frames,
     };
     base.validate()?;
-    if args.rom.is_some() {
-        bail!(
-            "--rom needs the playfield-rom emulator crate, which this build does not have yet; \
-             play without --rom, or replay the recorded movie with the ROM"
-        );
-    }
+    let rom = match &args.rom {
+        Some(path) => Some(Rom::load(path).with_context(|| format!("--rom {}", path.display()))?),
+        None => None,
+    };
 
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(u64::from(args.games));
@@ -228,7 +259,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                     seed: game_seed(args.seed, i),
                     ..base
                 };
-                let result = play_game(&config, &player, |_, _| Ok(()));
+                let result = match &rom {
+                    None => play_game(&config, &player, |_, _| Ok(())),
+                    Some(rom) => play_in_lockstep(&config, &player, rom),
+                };
                 bar.inc(1);
                 result
             })

@@ -212,6 +212,9 @@ pub struct Nes {
     pub init_magic: [u8; 5],
 }
 
+/// `initMagic` once `initRam` has run: the high-score table is valid.
+const INIT_MAGIC: [u8; 5] = [0x12, 0x34, 0x56, 0x78, 0x9A];
+
 /// `gameMode` values.
 pub mod game_mode {
     /// The legal screen.
@@ -392,16 +395,50 @@ impl Nes {
         }
     }
 
-    /// `initRam` on a cold boot: RAM pages $00-$06 are already zero at power-on; the high-score
-    /// table is written because `initMagic` is not yet set.
+    /// `initRam`: zeroes RAM pages $00-$06, writes the default high scores unless `initMagic`
+    /// says they survived a soft reset (warm boot), seeds the RNG and empties the playfield.
     fn init_ram(&mut self) {
-        self.high_score_names = DEFAULT_HIGH_SCORE_NAMES;
-        self.high_score_scores = DEFAULT_HIGH_SCORE_SCORES;
-        self.high_score_levels = DEFAULT_HIGH_SCORE_LEVELS;
-        self.init_magic = [0x12, 0x34, 0x56, 0x78, 0x9A];
-        self.rng_seed = 0x8988;
+        let warm = self.init_magic == INIT_MAGIC;
+        let mut fresh = Nes::power_on_region(self.region);
+        fresh.frame = self.frame;
+        fresh.wait = self.wait;
+        fresh.demo_data = self.demo_data.take();
+        if warm {
+            fresh.high_score_names = self.high_score_names;
+            fresh.high_score_scores = self.high_score_scores;
+            fresh.high_score_levels = self.high_score_levels;
+        } else {
+            fresh.high_score_names = DEFAULT_HIGH_SCORE_NAMES;
+            fresh.high_score_scores = DEFAULT_HIGH_SCORE_SCORES;
+            fresh.high_score_levels = DEFAULT_HIGH_SCORE_LEVELS;
+        }
+        fresh.init_magic = INIT_MAGIC;
+        fresh.rng_seed = 0x8988;
         // memset_page fills pages 4 and 5 with tileEmpty.
-        self.playfield = [TILE_EMPTY; 256];
+        fresh.playfield = [TILE_EMPTY; 256];
+        *self = fresh;
+    }
+
+    /// The console's Reset button (an .fm2 soft-reset command, applied before the frame): the
+    /// reset code runs again — two vblank waits with RAM untouched, then `initRam` (a warm boot
+    /// keeps the high scores) — on the same timeline as power-on (measured in the ROM).
+    pub fn soft_reset(&mut self) {
+        self.nmi_skip = 0;
+        self.unsupported = None;
+        self.wait = Wait::PowerOn(self.region.frames_before_first_nmi() - 1);
+    }
+
+    /// Runs one .fm2 input line: its power or reset command first (as FCEUX does), then the
+    /// frame. A power command starts the console again, frame count included.
+    pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
+        if line.command.power() {
+            let demo = self.demo_data.take();
+            *self = Nes::power_on_region(self.region);
+            self.demo_data = demo;
+        } else if line.command.soft_reset() {
+            self.soft_reset();
+        }
+        self.step(line.buttons)
     }
 
     /// The NMI handler (`nmi`).
@@ -592,7 +629,12 @@ impl Nes {
     /// `@mainLoop`: runs game-mode routines until one blocks or returns A == `gameModeState`.
     fn main_loop(&mut self) -> Wait {
         loop {
-            match self.branch_on_game_mode() {
+            let flow = if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 {
+                self.run_play_states()
+            } else {
+                self.branch_on_game_mode()
+            };
+            match flow {
                 Flow::Wait(w) => return w,
                 Flow::Ret(a) => {
                     if a == self.game_mode_state {

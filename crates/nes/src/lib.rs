@@ -14,6 +14,7 @@ mod events;
 pub mod fm2;
 mod high_score;
 mod menus;
+pub mod movies;
 mod play;
 mod player;
 mod ram;

@@ -14,20 +14,53 @@ impl Nes {
             2 => self.game_mode_state_update_counters_and_non_player_state(),
             3 => self.game_mode_state_handle_game_over(),
             4 => self.game_mode_state_update_player1(),
-            5 => {
-                // gameModeState_updatePlayer2: one player only.
-                self.game_mode_state += 1;
-                Flow::Ret(self.number_of_players)
-            }
+            5 => self.game_mode_state_update_player2(),
             6 => self.game_mode_state_check_for_reset_key_combo(),
             7 => self.game_mode_state_start_button_handling(),
-            8 => {
-                // gameModeState_vblankThenRunState2
-                self.game_mode_state = 2;
-                Flow::Ret(0x02)
-            }
+            8 => self.game_mode_state_vblank_then_run_state2(),
             _ => self.stop_unsupported("gameModeState above 8 jumps outside the dispatch table"),
         }
+    }
+
+    /// `gameModeState` 2 to 8 in a row, the routines `branchOnGameMode` dispatches in every frame
+    /// of play, called directly (the dispatch is the engine's hottest spot). Any routine that
+    /// blocks, leaves A equal to `gameModeState`, or sends `gameModeState` elsewhere hands control
+    /// back to the main loop, which then carries on exactly as the ROM's does.
+    pub(crate) fn run_play_states(&mut self) -> Flow {
+        macro_rules! state {
+            ($routine:expr, $next:expr) => {
+                match $routine {
+                    Flow::Wait(w) => return Flow::Wait(w),
+                    Flow::Ret(a) => {
+                        if a == self.game_mode_state
+                            || self.game_mode_state != $next
+                            || self.game_mode != game_mode::PLAY
+                        {
+                            return Flow::Ret(a);
+                        }
+                    }
+                }
+            };
+        }
+        state!(self.game_mode_state_update_counters_and_non_player_state(), 3);
+        state!(self.game_mode_state_handle_game_over(), 4);
+        state!(self.game_mode_state_update_player1(), 5);
+        state!(self.game_mode_state_update_player2(), 6);
+        state!(self.game_mode_state_check_for_reset_key_combo(), 7);
+        state!(self.game_mode_state_start_button_handling(), 8);
+        self.game_mode_state_vblank_then_run_state2()
+    }
+
+    /// `gameModeState_updatePlayer2`: one player only.
+    fn game_mode_state_update_player2(&mut self) -> Flow {
+        self.game_mode_state += 1;
+        Flow::Ret(self.number_of_players)
+    }
+
+    /// `gameModeState_vblankThenRunState2`.
+    fn game_mode_state_vblank_then_run_state2(&mut self) -> Flow {
+        self.game_mode_state = 2;
+        Flow::Ret(0x02)
     }
 
     /// `gameModeState_initGameState`, up to its wait.

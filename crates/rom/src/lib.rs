@@ -1,1 +1,20 @@
-//! The real ROM in an embedded emulator (tetanes-core).
+//! The real ROM in an embedded emulator (tetanes-core): load and verify Tetris (USA), run it one
+//! input line at a time, and read its RAM as the traces `playfield-nes` is compared on.
+//!
+//! - [`Rom`] reads a file (or `PLAYFIELD_ROM`) and checks its SHA-1; [`rom_for_tests`] is how
+//!   tests get it (skip without a ROM, fail with `PLAYFIELD_REQUIRE_ROM=1`).
+//! - [`Emulator`] runs it headless with FCEUX's frame numbering: frame `F` is the state after `F`
+//!   input lines (see the `emulator` module docs for how that was established).
+//! - [`bot`] plays the ROM well enough to clear lines, recording movies for the differential
+//!   suite; `playfield_nes::movies` makes the open-loop ones, which need no ROM.
+//!
+//! Examples: `rom_trace MOVIE.fm2 OUT.jsonl [--frames N]` writes the ROM's trace of a movie,
+//! `gen_movie KIND SEED OUT.fm2` writes a generated movie. The bench `tetanes` measures
+//! tetanes-core's frames per second on `playfield_nes::movies::benchmark_movie`.
+
+pub mod bot;
+mod emulator;
+mod rom;
+
+pub use emulator::{Emulator, RAM_SIZE};
+pub use rom::{REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex};
