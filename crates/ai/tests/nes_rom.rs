@@ -18,7 +18,12 @@ fn check_game(rom: &playfield_rom::Rom, level: u8, max_lines: u32, seed: u64) {
         engine_trace.push(TraceFrame::from_ram(nes.frame(), &nes.ram()));
         Ok(())
     });
-    assert_eq!(result.end, GameEnd::LineCap, "level {level}: {:?}", result.end);
+    assert_eq!(
+        result.end,
+        GameEnd::LineCap,
+        "level {level}: {:?}",
+        result.end
+    );
     assert!(result.lines >= max_lines);
 
     // Through the file format, as a user would replay it.
@@ -42,8 +47,16 @@ fn check_game(rom: &playfield_rom::Rom, level: u8, max_lines: u32, seed: u64) {
         }
         out
     };
-    assert_eq!(bcd(u64::from(play.score)), u64::from(result.score), "score in the ROM");
-    assert_eq!(bcd(u64::from(play.lines)), u64::from(result.lines), "lines in the ROM");
+    assert_eq!(
+        bcd(u64::from(play.score)),
+        u64::from(result.score),
+        "score in the ROM"
+    );
+    assert_eq!(
+        bcd(u64::from(play.lines)),
+        u64::from(result.lines),
+        "lines in the ROM"
+    );
     assert_eq!(play.level, result.level, "level in the ROM");
 }
 

@@ -204,7 +204,9 @@ fn play_in_lockstep(config: &GameConfig, player: &Player, rom: &Rom) -> GameResu
         let engine = TraceFrame::from_ram(nes.frame(), &nes.ram());
         match engine.first_difference(&emu.trace_frame()) {
             None => Ok(()),
-            Some(diff) => Err(format!("the ROM diverged from the engine (engine, ROM): {diff}")),
+            Some(diff) => Err(format!(
+                "the ROM diverged from the engine (engine, ROM): {diff}"
+            )),
         }
     })
 }

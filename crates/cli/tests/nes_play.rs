@@ -135,3 +135,45 @@ fn recorded_movie_replays_to_the_same_result() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn rom_in_lockstep_agrees_with_the_engine() {
+    let Some(rom) = playfield_rom::rom_for_tests() else {
+        return;
+    };
+    let path = rom.path().to_str().expect("utf-8 path").to_owned();
+    let out = playfield(
+        &[
+            "nes",
+            "play",
+            "--level",
+            "19",
+            "--max-lines",
+            "2",
+            "--json",
+            "--rom",
+            &path,
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let game: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("a game")).expect("JSON");
+    assert_eq!(game["end"], "line_cap", "{text}");
+}
+
+#[test]
+fn a_file_that_is_not_the_rom_is_refused() {
+    let out = playfield(&["nes", "play", "--rom", "Cargo.toml"], "1");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("77747840541bfc62a28a5957692a98c550bd6b2b"),
+        "{err}"
+    );
+}
