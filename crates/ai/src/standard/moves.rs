@@ -1,0 +1,318 @@
+//! Move models: which placements a player considers for a piece.
+
+use playfield_standard::{Board, Piece, WIDTH};
+use std::fmt;
+use std::str::FromStr;
+
+/// How pieces may be moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveModel {
+    /// Fahey's own: the new piece falls one row (it cannot rotate before), then rotates
+    /// counter-clockwise in place, slides left or right at that row, then drops. Every placement
+    /// is reachable with the game's inputs.
+    Standard,
+    /// The research benchmark: any orientation in any column, dropped straight down from the top.
+    Simplified,
+}
+
+impl MoveModel {
+    /// The name used on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveModel::Standard => "standard",
+            MoveModel::Simplified => "simplified",
+        }
+    }
+}
+
+impl fmt::Display for MoveModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown move model name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown move model {0:?} (known: standard, simplified)")]
+pub struct UnknownMoveModel(pub String);
+
+impl FromStr for MoveModel {
+    type Err = UnknownMoveModel;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "standard" => Ok(MoveModel::Standard),
+            "simplified" => Ok(MoveModel::Simplified),
+            _ => Err(UnknownMoveModel(s.to_owned())),
+        }
+    }
+}
+
+/// Where a piece ends up, and how it gets there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Placement {
+    /// Final orientation (= counter-clockwise rotations from the spawn orientation).
+    pub orientation: u8,
+    /// Final origin column.
+    pub x: i32,
+    /// Final origin row (where it lands).
+    pub y: i32,
+    /// The piece could not fall a row after it appeared, so it lands where it is (standard model).
+    pub forced: bool,
+}
+
+impl Placement {
+    /// Fahey's tie-break among equal ratings (higher wins): 100 per column away from the spawn
+    /// column, 10 more if left of it, minus one per rotation.
+    #[must_use]
+    pub fn priority(&self, spawn_x: i32) -> i32 {
+        100 * (self.x - spawn_x).abs() + if self.x < spawn_x { 10 } else { 0 }
+            - i32::from(self.orientation)
+    }
+}
+
+/// The most placements a piece can have on a 10-wide board: 4 orientations x 10 columns.
+pub const MAX_PLACEMENTS: usize = 4 * WIDTH;
+
+/// A fixed-capacity list of placements (no allocation on the search's hot path).
+#[derive(Debug, Clone, Copy)]
+pub struct Placements {
+    items: [Placement; MAX_PLACEMENTS],
+    len: usize,
+}
+
+impl Default for Placements {
+    fn default() -> Self {
+        Placements {
+            items: [Placement::default(); MAX_PLACEMENTS],
+            len: 0,
+        }
+    }
+}
+
+impl Placements {
+    /// The placements, in Fahey's order: orientation, then column left to right.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Placement] {
+        &self.items[..self.len]
+    }
+
+    fn push(&mut self, p: Placement) {
+        self.items[self.len] = p;
+        self.len += 1;
+    }
+}
+
+/// Column of a new piece's origin.
+#[must_use]
+pub const fn spawn_x() -> i32 {
+    (WIDTH / 2) as i32
+}
+
+/// Row of a new piece's origin on `board`.
+#[must_use]
+pub fn spawn_y(board: &Board) -> i32 {
+    board.height() as i32 - 1
+}
+
+/// All placements of a new `piece` on `board` under `model`. Empty if the piece cannot appear.
+#[must_use]
+pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
+    let mut out = Placements::default();
+    let sx = spawn_x();
+    let sy = spawn_y(board);
+    let ph = board.pile_height();
+    // Column heights (top filled row + 1): a piece entirely above the pile lands where its lowest
+    // cell meets a column top, without testing row by row.
+    let mut heights = [0i32; WIDTH];
+    for (y, &row) in board.rows()[..ph].iter().enumerate() {
+        let mut bits = row;
+        while bits != 0 {
+            heights[bits.trailing_zeros() as usize] = y as i32 + 1;
+            bits &= bits - 1;
+        }
+    }
+    let land = |s: &playfield_standard::Shape, x: i32, from: i32| -> i32 {
+        if from + i32::from(s.dy_min) >= ph as i32 {
+            s.cells
+                .iter()
+                .map(|&(dx, dy)| heights[(x + i32::from(dx)) as usize] - i32::from(dy))
+                .max()
+                .unwrap_or(from)
+        } else {
+            board.drop_row(s, x, from)
+        }
+    };
+    let s0 = piece.shape(0);
+    if !board.fits(s0, sx, sy) {
+        // The piece cannot appear: the game is over.
+        return out;
+    }
+    match model {
+        MoveModel::Standard => {
+            if !board.fits(s0, sx, sy - 1) {
+                out.push(Placement {
+                    orientation: 0,
+                    x: sx,
+                    y: sy,
+                    forced: true,
+                });
+                return out;
+            }
+            let oy = sy - 1;
+            for r in 0..piece.orientations() {
+                let s = piece.shape(r);
+                // Rotations happen one at a time; a blocked one stops the rest.
+                if !board.fits(s, sx, oy) {
+                    break;
+                }
+                let mut lo = sx;
+                while board.fits(s, lo - 1, oy) {
+                    lo -= 1;
+                }
+                let mut hi = sx;
+                while board.fits(s, hi + 1, oy) {
+                    hi += 1;
+                }
+                for x in lo..=hi {
+                    out.push(Placement {
+                        orientation: r,
+                        x,
+                        y: land(s, x, oy),
+                        forced: false,
+                    });
+                }
+            }
+        }
+        MoveModel::Simplified => {
+            for r in 0..piece.orientations() {
+                let s = piece.shape(r);
+                let top = sy - i32::from(s.dy_max);
+                for x in -i32::from(s.dx_min)..WIDTH as i32 - i32::from(s.dx_max) {
+                    if board.fits(s, x, top) {
+                        out.push(Placement {
+                            orientation: r,
+                            x,
+                            y: land(s, x, top),
+                            forced: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn landing_rows_match_row_by_row_drops() {
+        let mut rng = playfield_standard::SplitMix64::new(5);
+        for _ in 0..2000 {
+            let h = 4 + (rng.next_u64() % 17) as usize;
+            let ph = (rng.next_u64() % (h as u64 - 1)) as usize;
+            let rows: Vec<u16> = (0..ph)
+                .map(|_| rng.next_u64() as u16 & playfield_standard::FULL_ROW & !1)
+                .collect();
+            let b = Board::from_rows(h, &rows).unwrap();
+            for piece in Piece::ALL {
+                for model in [MoveModel::Standard, MoveModel::Simplified] {
+                    for p in placements(&b, piece, model).as_slice() {
+                        let s = piece.shape(p.orientation);
+                        let start = if model == MoveModel::Standard && !p.forced {
+                            spawn_y(&b) - 1
+                        } else {
+                            p.y.max(spawn_y(&b) - i32::from(s.dy_max))
+                        };
+                        assert_eq!(p.y, b.drop_row(s, p.x, start), "{rows:?} {piece} {p:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_board_counts() {
+        let b = Board::new(20).unwrap();
+        // Columns available per orientation on an empty 10-wide board.
+        let expected = [
+            (Piece::O, 9),
+            (Piece::I, 7 + 10),
+            (Piece::S, 8 + 9),
+            (Piece::Z, 8 + 9),
+            (Piece::L, 8 + 9 + 8 + 9),
+            (Piece::J, 8 + 9 + 8 + 9),
+            (Piece::T, 8 + 9 + 8 + 9),
+        ];
+        for (p, n) in expected {
+            assert_eq!(
+                placements(&b, p, MoveModel::Standard).as_slice().len(),
+                n,
+                "{p}"
+            );
+            assert_eq!(
+                placements(&b, p, MoveModel::Simplified).as_slice().len(),
+                n,
+                "{p}"
+            );
+        }
+    }
+
+    #[test]
+    fn priority_prefers_far_left_unrotated() {
+        let p = |x, orientation| Placement {
+            orientation,
+            x,
+            y: 0,
+            forced: false,
+        };
+        assert_eq!(p(5, 0).priority(5), 0);
+        assert_eq!(p(4, 0).priority(5), 110);
+        assert_eq!(p(6, 0).priority(5), 100);
+        assert_eq!(p(6, 1).priority(5), 99);
+    }
+
+    mod props {
+        use super::super::*;
+        use crate::standard::features::place_and_measure;
+        use crate::standard::player::execute;
+        use playfield_standard::{FULL_ROW, Game, Iteration, PieceSource};
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+            #[test]
+            fn every_placement_is_reachable_by_the_rules(
+                height in 4usize..=20,
+                fill in 0usize..=20,
+                bits in proptest::collection::vec(any::<u16>(), 20),
+                kind in 1u8..=7,
+                simplified in any::<bool>(),
+            ) {
+                let model = if simplified { MoveModel::Simplified } else { MoveModel::Standard };
+                let piece = Piece::from_index(kind).unwrap();
+                let rows: Vec<u16> = bits.iter().take(fill.min(height))
+                    .map(|b| { let r = b & FULL_ROW; if r == FULL_ROW { r & !1 } else { r } })
+                    .collect();
+                let board = Board::from_rows(height, &rows).unwrap();
+                let mut game = Game::new(height, 1, PieceSource::fixed(vec![piece])).unwrap();
+                game.set_board(board);
+                if game.iteration() != Iteration::Spawned(piece) {
+                    prop_assert!(placements(&board, piece, model).as_slice().is_empty());
+                    return Ok(());
+                }
+                for &p in placements(&board, piece, model).as_slice() {
+                    let mut g = game.clone();
+                    let landing = execute(&mut g, p, model);
+                    prop_assert!(landing.is_ok(), "{:?}", landing);
+                    let (after, f) = place_and_measure(&board, piece.shape(p.orientation), p.x, p.y, false);
+                    prop_assert_eq!(g.board(), &after);
+                    prop_assert_eq!(landing.unwrap().rows_completed, f.rows_completed);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! The player: picks a placement with an evaluator and a move model, and plays it with the
+//! game's own inputs.
+
+use super::evaluator::{Evaluator, Weights};
+use super::features::place_and_measure_with;
+use super::incremental::Prepared;
+use super::moves::{MoveModel, Placement, placements, spawn_x, spawn_y};
+use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
+
+/// How a player plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayerConfig {
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// Move model.
+    pub model: MoveModel,
+    /// 1 = current piece only; 2 = also the preview piece.
+    pub lookahead: u8,
+    /// Avoid placements after which some new piece could not appear (unless all are such).
+    pub exclude_game_ending: bool,
+}
+
+impl PlayerConfig {
+    /// A one-piece player with a named evaluator.
+    #[must_use]
+    pub const fn new(evaluator: Evaluator, model: MoveModel) -> Self {
+        PlayerConfig {
+            weights: evaluator.weights(),
+            model,
+            lookahead: 1,
+            exclude_game_ending: false,
+        }
+    }
+}
+
+/// A planned placement the game's inputs did not produce: a bug, never a heuristic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("planned {planned:?} for {piece} but the game gave {got:?} (piece {pieces_played})")]
+pub struct UnreachablePlacement {
+    /// The piece.
+    pub piece: Piece,
+    /// What the player planned.
+    pub planned: Placement,
+    /// Where the piece actually went (orientation, x, y), if it landed.
+    pub got: Option<(u8, i32, i32)>,
+    /// Pieces landed before this one.
+    pub pieces_played: u64,
+}
+
+/// Result of one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Completed lines.
+    pub lines: u64,
+    /// Pieces landed.
+    pub pieces: u64,
+    /// Score.
+    pub score: u64,
+    /// Whether the line cap stopped the game.
+    pub capped: bool,
+    /// Why the game ended (None if capped).
+    pub ended: Option<GameOver>,
+}
+
+const REALLY_BAD: f64 = -1.0e20;
+
+/// Whether the 4 x 2 region where new pieces appear is empty.
+#[inline]
+fn spawn_region_clear(board: &Board) -> bool {
+    let sy = spawn_y(board) as usize;
+    let mask = 0b1111u16 << (spawn_x() - 2);
+    board.rows()[sy] & mask == 0 && board.rows()[sy - 1] & mask == 0
+}
+
+/// A player.
+#[derive(Debug, Clone, Copy)]
+pub struct Player {
+    config: PlayerConfig,
+    deep: bool,
+}
+
+impl Player {
+    /// A player with `config`.
+    #[must_use]
+    pub fn new(config: PlayerConfig) -> Self {
+        Player {
+            config,
+            deep: config.weights.deep(),
+        }
+    }
+
+    /// Its configuration.
+    #[must_use]
+    pub const fn config(&self) -> &PlayerConfig {
+        &self.config
+    }
+
+    /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
+    fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
+        let list = placements(board, piece, self.config.model);
+        let prep = Prepared::new(board);
+        let mut best = REALLY_BAD;
+        for p in list.as_slice() {
+            let shape = piece.shape(p.orientation);
+            let f = prep.features(shape, p.x, p.y, self.deep);
+            best = best.max(self.config.weights.rate(&f));
+        }
+        best
+    }
+
+    /// The placement to play for a new `piece` on `board`; `next` is the preview piece (used with
+    /// lookahead 2). `None` if the piece cannot appear.
+    #[must_use]
+    pub fn choose(&self, board: &Board, piece: Piece, next: Option<Piece>) -> Option<Placement> {
+        let list = placements(board, piece, self.config.model);
+        let ph = board.pile_height();
+        let prep = Prepared::new(board);
+        // The board after each placement is needed only to look further or to check the spawn.
+        let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
+        let sx = spawn_x();
+        // (avoids game end, rating, priority) compared as Fahey does: strictly better rating, or
+        // equal rating and strictly higher priority.
+        let mut best: Option<(bool, f64, i32, Placement)> = None;
+        for &p in list.as_slice() {
+            if p.forced {
+                return Some(p);
+            }
+            let shape = piece.shape(p.orientation);
+            let mut safe = true;
+            let mut rating;
+            if need_board {
+                let (after, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
+                rating = self.config.weights.rate(&f);
+                safe = !self.config.exclude_game_ending || spawn_region_clear(&after);
+                if self.config.lookahead >= 2
+                    && let Some(n) = next
+                {
+                    rating += self.best_rating(&after, n);
+                }
+            } else {
+                rating = self
+                    .config
+                    .weights
+                    .rate(&prep.features(shape, p.x, p.y, self.deep));
+            }
+            let priority = p.priority(sx);
+            let better = match best {
+                None => true,
+                Some((bs, br, bp, _)) => {
+                    (safe && !bs)
+                        || (safe == bs && (rating > br || (rating == br && priority > bp)))
+                }
+            };
+            if better {
+                best = Some((safe, rating, priority, p));
+            }
+        }
+        best.map(|b| b.3)
+    }
+
+    /// Plays the piece that just appeared in `game` with the game's inputs (standard model:
+    /// wait one iteration, rotate, slide, drop; simplified: [`Game::place`]).
+    ///
+    /// # Errors
+    /// [`UnreachablePlacement`] if the game does not put the piece where the player planned.
+    pub fn play_piece(&self, game: &mut Game) -> Result<Option<Landing>, UnreachablePlacement> {
+        let Some(current) = game.current() else {
+            return Ok(None);
+        };
+        let piece = current.kind;
+        let next = if self.config.lookahead >= 2 {
+            game.next()
+        } else {
+            None
+        };
+        let Some(plan) = self.choose(game.board(), piece, next) else {
+            return Ok(game.drop());
+        };
+        execute(game, plan, self.config.model).map(Some)
+    }
+
+    /// Plays `game` to its end, or until `max_lines` lines are completed.
+    ///
+    /// # Errors
+    /// [`UnreachablePlacement`] as for [`Player::play_piece`].
+    pub fn play_game(
+        &self,
+        game: &mut Game,
+        max_lines: Option<u64>,
+    ) -> Result<GameRecord, UnreachablePlacement> {
+        let cap = max_lines.unwrap_or(u64::MAX);
+        loop {
+            if game.lines() >= cap {
+                return Ok(record(game, true));
+            }
+            match game.iteration() {
+                Iteration::Spawned(_) => {
+                    self.play_piece(game)?;
+                }
+                Iteration::GameOver(_) | Iteration::Over => return Ok(record(game, false)),
+                Iteration::Fell | Iteration::Landed(_) => {}
+            }
+        }
+    }
+}
+
+/// Moves the piece that just appeared in `game` to `plan` with the game's inputs under `model`
+/// and lands it; checks that it landed where planned.
+///
+/// # Errors
+/// [`UnreachablePlacement`] if any input is refused or the piece lands elsewhere.
+pub fn execute(
+    game: &mut Game,
+    plan: Placement,
+    model: MoveModel,
+) -> Result<Landing, UnreachablePlacement> {
+    let Some(current) = game.current() else {
+        return Err(UnreachablePlacement {
+            piece: Piece::O,
+            planned: plan,
+            got: None,
+            pieces_played: game.pieces(),
+        });
+    };
+    let piece = current.kind;
+    let fail = |game: &Game, got: Option<(u8, i32, i32)>| UnreachablePlacement {
+        piece,
+        planned: plan,
+        got,
+        pieces_played: game.pieces(),
+    };
+    let landing = match model {
+        MoveModel::Simplified => game
+            .place(plan.orientation, plan.x)
+            .map_err(|_| fail(game, None))?,
+        MoveModel::Standard if plan.forced => match game.iteration() {
+            Iteration::Landed(l) => l,
+            _ => return Err(fail(game, None)),
+        },
+        MoveModel::Standard => {
+            if game.iteration() != Iteration::Fell {
+                return Err(fail(game, None));
+            }
+            for _ in 0..plan.orientation {
+                if !game.rotate() {
+                    return Err(fail(game, None));
+                }
+            }
+            let x0 = current.x;
+            for _ in 0..(plan.x - x0).abs() {
+                let moved = if plan.x < x0 {
+                    game.left()
+                } else {
+                    game.right()
+                };
+                if !moved {
+                    return Err(fail(game, None));
+                }
+            }
+            game.drop().ok_or_else(|| fail(game, None))?
+        }
+    };
+    let lp = landing.piece;
+    if (lp.orientation, lp.x, lp.y) != (plan.orientation, plan.x, plan.y) {
+        return Err(fail(game, Some((lp.orientation, lp.x, lp.y))));
+    }
+    Ok(landing)
+}
+
+fn record(game: &Game, capped: bool) -> GameRecord {
+    GameRecord {
+        lines: game.lines(),
+        pieces: game.pieces(),
+        score: game.score(),
+        capped,
+        ended: game.game_over(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playfield_standard::PieceSource;
+
+    #[test]
+    fn sz_sequence_ends_every_game() {
+        // §6.2: alternating S and Z pieces end any game, whatever the player does.
+        for e in Evaluator::ALL {
+            for model in [MoveModel::Standard, MoveModel::Simplified] {
+                let player = Player::new(PlayerConfig::new(e, model));
+                let mut g = Game::new(20, 1, PieceSource::alternating_sz()).unwrap();
+                let r = player.play_game(&mut g, Some(1_000_000)).unwrap();
+                assert_eq!(r.ended, Some(GameOver::SpawnBlocked), "{e} {model}");
+                assert!(!r.capped);
+                assert!(r.pieces < 1000, "{e} {model}: {} pieces", r.pieces);
+            }
+        }
+    }
+
+    #[test]
+    fn dellacherie_clears_many_lines_on_a_small_board() {
+        let player = Player::new(PlayerConfig::new(
+            Evaluator::Dellacherie,
+            MoveModel::Standard,
+        ));
+        let mut total = 0;
+        for seed in 0..5 {
+            let mut g = Game::new(12, 1, PieceSource::random(seed)).unwrap();
+            let r = player.play_game(&mut g, Some(100_000)).unwrap();
+            assert!(r.pieces * 4 >= r.lines * 10, "cells conserved");
+            total += r.lines;
+        }
+        // A random player clears almost nothing; Dellacherie clears hundreds on 10 x 12.
+        assert!(total > 500, "{total}");
+    }
+
+    #[test]
+    fn empty_board_tie_break_is_fahey_s() {
+        // On an empty board every flat O placement rates the same except for walls; the rating
+        // prefers the wall, the priority breaks the tie between the two walls: left wins.
+        let player = Player::new(PlayerConfig::new(
+            Evaluator::Dellacherie,
+            MoveModel::Standard,
+        ));
+        let b = Board::new(20).unwrap();
+        let p = player.choose(&b, Piece::O, None).unwrap();
+        assert_eq!((p.x, p.orientation), (1, 0));
+    }
+
+    #[test]
+    fn lookahead_and_exclusion_play_whole_games() {
+        for lookahead in [1, 2] {
+            let cfg = PlayerConfig {
+                lookahead,
+                exclude_game_ending: true,
+                ..PlayerConfig::new(Evaluator::Dellacherie, MoveModel::Simplified)
+            };
+            let mut g = Game::new(8, 1, PieceSource::random(9)).unwrap();
+            let r = Player::new(cfg).play_game(&mut g, Some(2_000)).unwrap();
+            assert!(r.lines > 0);
+            assert!(r.capped || r.ended.is_some());
+        }
+    }
+}
