@@ -1,1 +1,19 @@
-//! Players for NES Tetris.
+//! Players for NES Tetris (USA) that play through the gamepad, on `playfield-nes`.
+//!
+//! - [`search`]: every lock placement a piece can reach with gamepad input, with the exact
+//!   per-frame buttons, under an [`InputModel`].
+//! - [`eval`]: Birken's six features and weights.
+//! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
+//! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
+
+pub mod eval;
+pub mod game;
+pub mod input;
+pub mod player;
+pub mod search;
+
+pub use eval::{Features, Weights};
+pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, play_game};
+pub use input::{InputModel, InputModelError};
+pub use player::{Decision, Player, Situation, Workspace};
+pub use search::{PieceState, Placement, Searcher};

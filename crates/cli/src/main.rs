@@ -3,6 +3,7 @@
 
 mod minijong;
 mod nes;
+mod nes_play;
 mod standard;
 
 use std::process::ExitCode;

@@ -21,6 +21,13 @@ pub enum Command {
                             --frames 100000 --repeat 20"
     )]
     Replay(ReplayArgs),
+    /// The AI (Birken's evaluator, two-piece lookahead) plays whole games through the gamepad.
+    #[command(
+        after_help = "Examples:\n  playfield nes play --level 18 --games 100\n  playfield nes play \
+                      --level 19 --input X... --reaction 18 --record game.fm2\n  playfield nes play \
+                      --type b --height 3 --level 9 --json"
+    )]
+    Play(crate::nes_play::PlayArgs),
 }
 
 /// Arguments of `nes replay`.
@@ -55,6 +62,7 @@ fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
 pub fn run(cmd: Command) -> Result<()> {
     match cmd {
         Command::Replay(args) => replay(&args),
+        Command::Play(args) => crate::nes_play::run(&args),
     }
 }
 

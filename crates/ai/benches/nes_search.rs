@@ -1,0 +1,87 @@
+//! Decision time per piece of `birken` (search of the current piece × tap-only lookahead of the
+//! preview) at levels 18, 19 and 29, 30 Hz input, on positions taken from real games.
+//!
+//! Criterion measures the mean over a fixed set of positions; the per-piece median and p99 are
+//! printed separately (criterion reports means and medians of whole iterations, not per-item
+//! percentiles).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use playfield_ai::nes::{
+    GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
+};
+use playfield_nes::{Nes, play_state};
+
+/// Engine states at the first controllable frame of each piece of a birken game.
+fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
+    let player = Player::birken(InputModel::new("X.", true, 0).expect("valid"));
+    let mut config = GameConfig::a_type(start_level, seed);
+    config.max_lines = Some(60);
+    let mut out = Vec::new();
+    let mut was_active = false;
+    play_game(&config, &player, |_, nes| {
+        let active = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
+        if active && !was_active && out.len() < max {
+            let mut n = nes.clone();
+            n.player1.level_number = level;
+            out.push(n);
+        }
+        was_active = active;
+        Ok(())
+    });
+    out
+}
+
+fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
+    let situation = Situation {
+        level: nes.player1.level_number,
+        lines: nes.player1.lines,
+        game_type: 0,
+    };
+    let start = PieceState::from_nes(nes, 0);
+    player
+        .decide(ws, &nes.playfield, start, situation, Some(nes.next_piece))
+        .map_or(f64::INFINITY, |d| d.cost)
+}
+
+fn bench(c: &mut Criterion) {
+    let player = Player::birken(InputModel::new("X.", true, 18).expect("valid"));
+    for (start, level) in [(18u8, 18u8), (19, 19), (19, 29)] {
+        let states = positions(start, level, 3, 120);
+        let mut ws = Workspace::new();
+        // Per-piece percentiles, three passes.
+        let mut times: Vec<f64> = Vec::new();
+        for _ in 0..3 {
+            for nes in &states {
+                let t = Instant::now();
+                black_box(decide(&player, &mut ws, nes));
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+        println!(
+            "level {level}: {} decisions, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            times.len(),
+            pct(0.5),
+            pct(0.99),
+            pct(1.0)
+        );
+        c.bench_function(&format!("birken decision level {level} 30Hz"), |b| {
+            let mut i = 0;
+            b.iter(|| {
+                i = (i + 1) % states.len();
+                black_box(decide(&player, &mut ws, &states[i]))
+            });
+        });
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);

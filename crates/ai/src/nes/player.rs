@@ -1,0 +1,196 @@
+//! Players: an evaluator, a lookahead depth and an input model.
+
+use playfield_nes::Buttons;
+use playfield_nes::tables::SPAWN_ORIENTATION_FROM_ORIENTATION;
+use serde::{Deserialize, Serialize};
+
+use super::eval::{Weights, board_features, lock_and_clear, lock_height};
+use super::input::InputModel;
+use super::search::{PieceState, Placement, Searcher, drop_speed, free_placements};
+
+/// Added to the cost of a placement after which the preview piece has nowhere to lock (the game
+/// would end), so any survivable pair is preferred.
+const TOP_OUT_COST: f64 = 1e9;
+
+/// Frames per row from which the lookahead estimates the preview's reach without timing
+/// (levels 0-8): with 8 or more frames per row a 30 Hz player has 4+ presses per row.
+const SLOW_GRAVITY: u8 = 8;
+
+/// A player's definition, as data (serde): evaluator weights, lookahead and input model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    /// Name shown in reports.
+    pub name: String,
+    /// The evaluator's feature weights (minimised).
+    pub weights: Weights,
+    /// Pieces searched: 1 = the current piece only, 2 = current × preview (exhaustive).
+    pub lookahead: u8,
+    /// How the player may press buttons.
+    pub input: InputModel,
+}
+
+/// The game around the piece that the evaluator needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Situation {
+    /// `levelNumber`.
+    pub level: u8,
+    /// `lines` (BCD, low byte first) — decides when the level goes up during the lookahead.
+    pub lines: [u8; 2],
+    /// `gameType` (0 = A-type; B-type counts lines down and never levels up).
+    pub game_type: u8,
+}
+
+/// The move a player chose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// Where the piece will lock.
+    pub placement: Placement,
+    /// The buttons for each frame from the decision's state to the lock frame.
+    pub inputs: Vec<Buttons>,
+    /// The evaluator's cost of the choice (lower is better).
+    pub cost: f64,
+}
+
+/// Search buffers a player reuses from piece to piece.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    first: Searcher,
+    second: Searcher,
+}
+
+impl Workspace {
+    /// Empty buffers.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Player {
+    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead.
+    #[must_use]
+    pub fn birken(input: InputModel) -> Self {
+        Player {
+            name: "birken".to_owned(),
+            weights: Weights::BIRKEN,
+            lookahead: 2,
+            input,
+        }
+    }
+
+    /// Chooses a placement for the active piece from `start` on `page`. `next` is the preview
+    /// piece when the player knows it (the lookahead then covers it), `None` before the reaction
+    /// time has passed. `None` when the piece has nowhere to lock.
+    pub fn decide(
+        &self,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        start: PieceState,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> Option<Decision> {
+        let placements = ws
+            .first
+            .search(page, start, situation.level, &self.input)
+            .to_vec();
+        let next = if self.lookahead >= 2 { next } else { None };
+        let mut best: Option<(f64, Placement)> = None;
+        for p in &placements {
+            let mut board = *page;
+            let lines = lock_and_clear(&mut board, p.x, p.y, p.orientation);
+            let base = self.weights.lines_cleared * f64::from(lines)
+                + self.weights.lock_height * lock_height(p.y, p.orientation);
+            let cost = match next {
+                None => base + self.weights.cost(&board_features(&board)),
+                Some(next) => {
+                    let after = situation.after_lines(lines);
+                    base + self.best_second(ws, &board, next, p.autorepeat_x, after)
+                }
+            };
+            // Strictly lower: ties keep the earlier placement (breadth-first order), so the
+            // choice is deterministic.
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, *p));
+            }
+        }
+        let (cost, placement) = best?;
+        Some(Decision {
+            placement,
+            inputs: ws.first.inputs(&placement),
+            cost,
+        })
+    }
+
+    /// The lowest cost of the preview piece's placements on `board`, spawned with the carried
+    /// `autorepeatX` and nothing held (the AI releases every button after a lock).
+    fn best_second(
+        &self,
+        ws: &mut Workspace,
+        board: &[u8; 256],
+        next: u8,
+        autorepeat_x: u8,
+        situation: Situation,
+    ) -> f64 {
+        let orientation = SPAWN_ORIENTATION_FROM_ORIENTATION
+            .get(usize::from(next))
+            .copied()
+            .unwrap_or(next);
+        let mut best = f64::INFINITY;
+        let mut score = |x: u8, y: u8, o: u8| {
+            let mut b2 = *board;
+            let lines = lock_and_clear(&mut b2, x, y, o);
+            let cost = self.weights.lines_cleared * f64::from(lines)
+                + self.weights.lock_height * lock_height(y, o)
+                + self.weights.cost(&board_features(&b2));
+            best = best.min(cost);
+        };
+        if drop_speed(situation.level) >= SLOW_GRAVITY {
+            // Slow gravity: time does not limit reach; the cheap timeless search suffices.
+            for (x, y, o) in free_placements(board, orientation) {
+                score(x, y, o);
+            }
+        } else {
+            // The preview piece's search, for this first placement: the tap-only estimate.
+            let start = PieceState::spawn(orientation, autorepeat_x);
+            let model = self.input.lookahead_model();
+            for q in ws.second.search(board, start, situation.level, &model) {
+                score(q.x, q.y, q.orientation);
+            }
+        }
+        if best.is_infinite() {
+            TOP_OUT_COST + self.weights.cost(&board_features(board))
+        } else {
+            best
+        }
+    }
+}
+
+impl Situation {
+    /// The situation after clearing `cleared` lines (`incrementLines`' BCD count and its signed
+    /// level test, so the lookahead sees the next piece's gravity).
+    #[must_use]
+    pub fn after_lines(self, cleared: u8) -> Situation {
+        let mut s = self;
+        if s.game_type != 0 {
+            return s;
+        }
+        for _ in 0..cleared {
+            s.lines[0] = s.lines[0].wrapping_add(1);
+            if s.lines[0] & 0x0F >= 0x0A {
+                s.lines[0] = s.lines[0].wrapping_add(6);
+                if s.lines[0] & 0xF0 >= 0xA0 {
+                    s.lines[0] &= 0x0F;
+                    s.lines[1] = s.lines[1].wrapping_add(1);
+                }
+            }
+            if s.lines[0] & 0x0F != 0 {
+                continue;
+            }
+            let tens = ((u16::from(s.lines[1]) << 8 | u16::from(s.lines[0])) >> 4) as u8;
+            if (s.level.wrapping_sub(tens) as i8) < 0 {
+                s.level = s.level.wrapping_add(1);
+            }
+        }
+        s
+    }
+}

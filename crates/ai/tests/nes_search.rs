@@ -1,0 +1,251 @@
+//! The move search against the engine: every placement's inputs lock exactly there (sound), and
+//! random input allowed by the input model never locks anywhere the search did not find
+//! (complete). The search's frame model is also compared with the engine state by state.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
+
+use playfield_ai::nes::search::{FrameResult, drop_speed, step_piece};
+use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, game};
+use playfield_nes::tables::TILE_EMPTY;
+use playfield_nes::{Buttons, Nes, play_state};
+use proptest::prelude::*;
+
+/// The start of a game at a menu level, reached through the menus (cached: the menus take a
+/// few thousand frames).
+fn game_start(level: u8, seed: u64) -> Nes {
+    static CACHE: OnceLock<Mutex<HashMap<(u8, u64), Nes>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().expect("cache lock");
+    map.entry((level, seed))
+        .or_insert_with(|| {
+            game::start_game(&GameConfig::a_type(level, seed))
+                .expect("menus reach play")
+                .0
+        })
+        .clone()
+}
+
+/// A random but plausible engine state for the active piece: a board with random columns and
+/// holes, any level (29+ included), a random piece, carried DAS and held buttons, and optionally
+/// the 96-frame opening delay of the first piece.
+#[derive(Clone, Debug)]
+struct Setup {
+    menu_level: u8,
+    seed: u64,
+    level: u8,
+    heights: Vec<u8>,
+    holes: Vec<u8>,
+    orientation: u8,
+    autorepeat_x: u8,
+    held: u8,
+    opening_delay: bool,
+    fall_timer: u8,
+}
+
+fn setup() -> impl Strategy<Value = Setup> {
+    (
+        prop_oneof![Just(0u8), Just(9), Just(18), Just(19)],
+        0u64..4,
+        prop_oneof![6u8..=19, 18u8..=20, 27u8..=40],
+        prop::collection::vec(0u8..=15, 10),
+        prop::collection::vec(0u8..=255, 20),
+        0u8..19,
+        0u8..=16,
+        prop::sample::select(vec![0u8, 0x01, 0x02, 0x04, 0x05, 0x06, 0x80, 0x40, 0x81]),
+        prop::bool::weighted(0.15),
+        0u8..4,
+    )
+        .prop_map(
+            |(
+                menu_level,
+                seed,
+                level,
+                heights,
+                holes,
+                orientation,
+                autorepeat_x,
+                held,
+                opening_delay,
+                fall_timer,
+            )| Setup {
+                menu_level,
+                seed,
+                level,
+                heights,
+                holes,
+                orientation,
+                autorepeat_x,
+                held,
+                opening_delay,
+                fall_timer,
+            },
+        )
+}
+
+fn build(s: &Setup) -> Nes {
+    let mut nes = game_start(s.menu_level, s.seed);
+    let mut page = [TILE_EMPTY; 256];
+    for (x, &h) in s.heights.iter().enumerate() {
+        for y in (20 - usize::from(h))..20 {
+            // A sprinkling of holes, decided by the hole bytes.
+            if (s.holes[y] >> (x % 8)) & 1 == 0 || !s.holes[y].is_multiple_of(3) {
+                page[y * 10 + x] = 0x7B;
+            }
+        }
+    }
+    nes.playfield = page;
+    let p = &mut nes.player1;
+    p.level_number = s.level;
+    p.current_piece = s.orientation;
+    p.tetrimino_x = 5;
+    p.tetrimino_y = 0;
+    p.autorepeat_x = s.autorepeat_x;
+    p.fall_timer = s.fall_timer.min(drop_speed(s.level).saturating_sub(1));
+    if !s.opening_delay {
+        p.autorepeat_y = 0;
+    }
+    nes.held_buttons_player1 = s.held;
+    nes.player = nes.player1;
+    nes
+}
+
+fn models() -> impl Strategy<Value = InputModel> {
+    (
+        prop::sample::select(vec!["X", "X.", "X...", "X...."]),
+        prop::bool::weighted(0.8),
+        prop::bool::weighted(0.7),
+    )
+        .prop_map(|(t, das, soft_drop)| InputModel {
+            soft_drop,
+            ..InputModel::new(t, das, 0).expect("valid timeline")
+        })
+}
+
+/// A random frame of buttons the input model allows after `prev` on frame `frame` (1-based),
+/// including holds the search prunes (A held for several frames).
+fn random_buttons(model: &InputModel, frame: u32, prev: u8, r: u32) -> u8 {
+    const CHOICES: [u8; 12] = [
+        0, 0x01, 0x02, 0x04, 0x01, 0x02, 0x80, 0x40, 0x81, 0x42, 0x84, 0x41,
+    ];
+    let mut b = CHOICES[(r % 12) as usize];
+    if !model.soft_drop || b & 0x03 != 0 {
+        // No soft drop, or a diagonal (the model's d-pad holds one direction at a time).
+        b &= !0x04;
+    }
+    if r.is_multiple_of(7) {
+        b = prev; // keep holding
+    }
+    if !model.may_press(frame) {
+        b &= prev;
+    }
+    if !model.das && b & prev & 0x03 != 0 {
+        b &= !0x03;
+    }
+    b
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Every placement's inputs, played through the engine, lock exactly there on the last frame.
+    #[test]
+    fn placements_lock_where_found(s in setup(), model in models(), pick in any::<u64>()) {
+        let nes = build(&s);
+        let mut searcher = Searcher::new();
+        let start = PieceState::from_nes(&nes, 0);
+        let placements = searcher.search(&nes.playfield, start, s.level, &model).to_vec();
+        // All of them on most cases would be slow at level 0; check up to 12 spread ones.
+        let step = (placements.len() / 12).max(1);
+        for (i, p) in placements.iter().enumerate().skip((pick as usize) % step).step_by(step) {
+            let inputs = searcher.inputs(p);
+            prop_assert_eq!(inputs.len() as u32, p.frames);
+            let mut e = nes.clone();
+            for (f, &b) in inputs.iter().enumerate() {
+                prop_assert_eq!(e.player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
+                e.step(b);
+            }
+            prop_assert_eq!(e.player1.play_state, play_state::LOCK);
+            prop_assert_eq!(
+                (e.player1.tetrimino_x, e.player1.tetrimino_y, e.player1.current_piece),
+                (p.x, p.y, p.orientation)
+            );
+            prop_assert_eq!(e.player1.autorepeat_x, p.autorepeat_x);
+        }
+    }
+
+    /// Random input the model allows: the search's frame model equals the engine every frame,
+    /// and the lock is one the search found.
+    #[test]
+    fn random_input_locks_only_where_found(
+        s in setup(),
+        model in models(),
+        rolls in prop::collection::vec(any::<u32>(), 1200),
+    ) {
+        let nes = build(&s);
+        let mut searcher = Searcher::new();
+        let start = PieceState::from_nes(&nes, 0);
+        let found: HashSet<(u8, u8, u8)> = searcher
+            .search(&nes.playfield, start, s.level, &model)
+            .iter()
+            .map(|p| (p.x, p.y, p.orientation))
+            .collect();
+        let mut e = nes.clone();
+        let mut m = start;
+        let speed = drop_speed(s.level);
+        let mut prev = e.held_buttons_player1;
+        for (f, &r) in rolls.iter().enumerate() {
+            let frame = f as u32 + 1;
+            let b = random_buttons(&model, frame, prev, r);
+            prev = b;
+            e.step(Buttons(b));
+            let result = step_piece(&nes.playfield, &mut m, b, speed);
+            prop_assert_eq!(m, PieceState::from_nes(&e, frame), "frame {}", frame);
+            if result == FrameResult::Locked {
+                prop_assert_eq!(e.player1.play_state, play_state::LOCK);
+                let lock = (m.x, m.y, m.orientation);
+                let valid = playfield_ai::nes::search::is_position_valid(&nes.playfield, m.x, m.y, m.orientation);
+                // A lock overlapping the stack is a top-out, which the search leaves out.
+                prop_assert!(!valid || found.contains(&lock), "lock {:?} not found", lock);
+                return Ok(());
+            }
+            prop_assert_eq!(e.player1.play_state, play_state::ACTIVE);
+        }
+    }
+}
+
+/// A tuck: a piece slid under an overhang is found, with inputs that get it there.
+#[test]
+fn finds_a_tuck_under_an_overhang() {
+    let mut nes = game_start(0, 0);
+    let mut page = [TILE_EMPTY; 256];
+    // Rows 18-19 filled except columns 0-1, and an overhang on row 15 over columns 0-3: the O
+    // (orientation $0A, minos at x-1..x, y..y+1) reaches columns 0-1 of rows 18-19 only by
+    // sliding left along rows 16-17 under the overhang, then falling.
+    for x in 2..10 {
+        page[190 + x] = 0x7B;
+        page[180 + x] = 0x7B;
+    }
+    for x in 0..4 {
+        page[150 + x] = 0x7B;
+    }
+    nes.playfield = page;
+    nes.player1.current_piece = 0x0A;
+    nes.player1.level_number = 5;
+    nes.player1.autorepeat_y = 0;
+    nes.player = nes.player1;
+    let model = InputModel::new("X", true, 0).expect("valid");
+    let mut searcher = Searcher::new();
+    let start = PieceState::from_nes(&nes, 0);
+    let placements = searcher.search(&nes.playfield, start, 5, &model).to_vec();
+    // The O's centre cell is its top-right mino's left neighbour: minos at x-1..x, y..y+1.
+    let tuck = placements
+        .iter()
+        .find(|p| p.x == 1 && p.y == 18)
+        .expect("the tuck under the overhang is found");
+    let mut e = nes.clone();
+    for b in searcher.inputs(tuck) {
+        e.step(b);
+    }
+    assert_eq!((e.player1.tetrimino_x, e.player1.tetrimino_y), (1, 18));
+}

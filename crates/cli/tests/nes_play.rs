@@ -1,0 +1,179 @@
+//! `playfield nes play`: exit codes, output shape, errors, determinism across thread counts.
+
+use std::process::Command;
+
+fn playfield(args: &[&str], threads: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_playfield"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn json_has_one_object_per_game_and_a_summary() {
+    let out = playfield(
+        &[
+            "nes",
+            "play",
+            "--level",
+            "19",
+            "--games",
+            "3",
+            "--max-lines",
+            "4",
+            "--json",
+        ],
+        "2",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for game in &lines[..3] {
+        for key in ["score", "lines", "level", "frames"] {
+            assert!(game[key].is_u64(), "{key} in {game}");
+        }
+        assert!(game["lines"].as_u64().expect("lines") >= 4);
+        assert_eq!(game["end"], "line_cap");
+    }
+    assert_eq!(lines[3]["summary"]["games"], 3);
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    let args = [
+        "nes",
+        "play",
+        "--level",
+        "18",
+        "--games",
+        "3",
+        "--max-lines",
+        "3",
+        "--seed",
+        "9",
+    ];
+    let one = playfield(&args, "1");
+    let two = playfield(&args, "2");
+    assert!(one.status.success());
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn bad_values_are_named() {
+    let out = playfield(&["nes", "play", "--level", "20"], "1");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("start level 20") && err.contains("0-19"),
+        "{err}"
+    );
+
+    let out = playfield(&["nes", "play", "--input", "X-"], "1");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"X-\"") && err.contains("X..."), "{err}");
+
+    let out = playfield(&["nes", "play", "--type", "b", "--height", "7"], "1");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("height 7"));
+}
+
+#[test]
+fn recorded_movie_replays_to_the_same_result() {
+    let dir = std::env::temp_dir().join(format!("playfield-nes-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let movie = dir.join("game.fm2");
+    let out = playfield(
+        &[
+            "nes",
+            "play",
+            "--level",
+            "9",
+            "--max-lines",
+            "3",
+            "--json",
+            "--record",
+            movie.to_str().expect("utf-8 path"),
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .expect("a game"),
+    )
+    .expect("JSON");
+    let replay = playfield(&["nes", "replay", movie.to_str().expect("utf-8 path")], "1");
+    assert!(replay.status.success());
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        text.contains(&format!("score: {}\n", game["score"])),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("lines: {}\n", game["lines"])),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("frame: {}\n", game["frames"])),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rom_in_lockstep_agrees_with_the_engine() {
+    let Some(rom) = playfield_rom::rom_for_tests() else {
+        return;
+    };
+    let path = rom.path().to_str().expect("utf-8 path").to_owned();
+    let out = playfield(
+        &[
+            "nes",
+            "play",
+            "--level",
+            "19",
+            "--max-lines",
+            "2",
+            "--json",
+            "--rom",
+            &path,
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let game: serde_json::Value =
+        serde_json::from_str(text.lines().next().expect("a game")).expect("JSON");
+    assert_eq!(game["end"], "line_cap", "{text}");
+}
+
+#[test]
+fn a_file_that_is_not_the_rom_is_refused() {
+    let out = playfield(&["nes", "play", "--rom", "Cargo.toml"], "1");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("77747840541bfc62a28a5957692a98c550bd6b2b"),
+        "{err}"
+    );
+}
