@@ -3,7 +3,9 @@
 
 mod minijong;
 mod nes;
+mod nes_watch;
 mod standard;
+mod tui;
 
 use std::process::ExitCode;
 
@@ -36,7 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Nes(cmd)) => nes::run(cmd),
         Some(Command::Standard(cmd)) => standard::run(cmd),
         Some(Command::Minijong(cmd)) => minijong::run(cmd),
-        None => nes::run_default(),
+        None => nes_watch::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -21,6 +21,28 @@ pub enum Command {
                             --frames 100000 --repeat 20"
     )]
     Replay(ReplayArgs),
+    /// Watch a game of NES Tetris in the terminal, in real time or faster.
+    #[command(
+        after_help = "Keys: 1 2 4 = speed ×1 ×2 ×4, m = max, +/- = faster/slower, \
+                            space or p = pause, s or . = one frame while paused, q/Esc/Ctrl-C = \
+                            quit.\n\nExamples:\n  playfield nes watch\n  playfield nes watch \
+                            --level 19 --seed 7 --speed 2\n  playfield nes watch --speed max"
+    )]
+    Watch(crate::nes_watch::WatchArgs),
+    /// Play NES Tetris yourself in the terminal (temporary name; becomes `nes play --human`).
+    #[command(
+        after_help = "Keys: arrows = D-pad, Z or A = B, X or S = A, Enter = Start, \
+                            Right Shift = Select (most terminals never report Shift alone: Tab \
+                            is Select too), q/Esc/Ctrl-C = quit.\n\nTerminals that support the \
+                            kitty keyboard protocol report key releases, so held keys (DAS) \
+                            work exactly; elsewhere a key counts as held for 150 ms after each \
+                            press or repeat.\n\nExample:\n  playfield nes human"
+    )]
+    Human {
+        /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM).
+        #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
+        rom: Option<PathBuf>,
+    },
 }
 
 /// Arguments of `nes replay`.
@@ -40,10 +62,17 @@ pub struct ReplayArgs {
     /// Tetris (USA) ROM file, read only for the demo's tables (default: $PLAYFIELD_ROM).
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
+    /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
+    #[arg(long, conflicts_with_all = ["trace", "repeat"])]
+    watch: bool,
+    /// Speed for --watch: a multiple of real time (60.0988 frames/s), or "max".
+    #[arg(long, value_name = "X", default_value = "1", requires = "watch",
+          value_parser = crate::tui::nes_loop::Speed::parse)]
+    speed: crate::tui::nes_loop::Speed,
 }
 
 /// The demo's tables from the user's ROM, when one is given.
-fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
+pub(crate) fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
     let Some(path) = rom else { return Ok(None) };
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM {}", path.display()))?;
@@ -55,12 +84,9 @@ fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
 pub fn run(cmd: Command) -> Result<()> {
     match cmd {
         Command::Replay(args) => replay(&args),
+        Command::Watch(args) => crate::nes_watch::watch(&args),
+        Command::Human { rom } => crate::tui::play_human(demo_data(rom.as_ref())?),
     }
-}
-
-/// `playfield` with no arguments.
-pub fn run_default() -> Result<()> {
-    bail!("the default job (watch the AI play NES Tetris) is not built yet")
 }
 
 /// The movie's input lines, padded with empty input or cut to `frames`.
@@ -85,6 +111,9 @@ fn replay(args: &ReplayArgs) -> Result<()> {
     }
     let input = movie_input(&movie, args.frames)?;
     let demo = demo_data(args.rom.as_ref())?;
+    if args.watch {
+        return replay_watch(args, input, demo);
+    }
 
     let mut trace = match &args.trace {
         Some(path) => Some(BufWriter::new(
@@ -124,6 +153,28 @@ fn replay(args: &ReplayArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `nes replay --watch`: the movie in the terminal view.
+fn replay_watch(
+    args: &ReplayArgs,
+    input: Vec<InputLine>,
+    demo: Option<Arc<DemoData>>,
+) -> Result<()> {
+    let mut nes = Nes::power_on();
+    nes.set_demo_data(demo);
+    let name = args.movie.file_name().map_or_else(
+        || args.movie.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    crate::tui::watch(
+        &mut nes,
+        &mut crate::tui::MoviePlayer::new(input),
+        &crate::tui::WatchOptions {
+            title: format!(" movie {name} "),
+            speed: args.speed,
+        },
+    )
 }
 
 fn print_state(nes: &Nes) {

@@ -42,7 +42,10 @@ impl Nes {
                 }
             };
         }
-        state!(self.game_mode_state_update_counters_and_non_player_state(), 3);
+        state!(
+            self.game_mode_state_update_counters_and_non_player_state(),
+            3
+        );
         state!(self.game_mode_state_handle_game_over(), 4);
         state!(self.game_mode_state_update_player1(), 5);
         state!(self.game_mode_state_update_player2(), 6);
