@@ -1,6 +1,6 @@
 //! `playfield nes ...` subcommands.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -100,6 +100,9 @@ fn movie_input(movie: &Movie, frames: Option<u64>) -> Result<Vec<InputLine>> {
 }
 
 fn replay(args: &ReplayArgs) -> Result<()> {
+    if args.watch && !std::io::stdout().is_terminal() {
+        bail!("replay --watch needs a terminal (standard output is not one)");
+    }
     let text = std::fs::read_to_string(&args.movie)
         .with_context(|| format!("cannot read {}", args.movie.display()))?;
     let movie = Movie::parse(&text).with_context(|| format!("in {}", args.movie.display()))?;
@@ -171,7 +174,7 @@ fn replay_watch(
         &mut nes,
         &mut crate::tui::MoviePlayer::new(input),
         &crate::tui::WatchOptions {
-            title: format!(" movie {name} "),
+            title: format!("movie {name}"),
             speed: args.speed,
         },
     )

@@ -75,7 +75,7 @@ fn watch_game(
         &mut nes,
         &mut player,
         &WatchOptions {
-            title: format!(" {PLAYER_NAME} "),
+            title: PLAYER_NAME.to_owned(),
             speed,
         },
     )

@@ -256,7 +256,7 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
     // Per button bit: with releases, Some(_) while down; without, the time of the last press.
     let mut held: [Option<Instant>; 8] = [None; 8];
     let start = Instant::now();
-    let title = " NES Tetris — you ".to_owned();
+    let title = "you (keyboard)".to_owned();
     loop {
         let due = (start.elapsed().as_secs_f64() * NTSC_FPS) as u64;
         while nes.frame() < due {
@@ -323,5 +323,44 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
                 };
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_parses_numbers_and_max() {
+        assert_eq!(Speed::parse("max").unwrap(), Speed::Max);
+        assert_eq!(Speed::parse("2").unwrap(), Speed::Times(2.0));
+        assert_eq!(Speed::parse("0.5").unwrap(), Speed::Times(0.5));
+        for bad in ["0", "-1", "fast", "NaN", "5000"] {
+            let err = Speed::parse(bad).unwrap_err().to_string();
+            assert!(err.contains(bad) && err.contains("max"), "{err}");
+        }
+    }
+
+    #[test]
+    fn keys_map_to_nes_buttons() {
+        assert_eq!(button_for(KeyCode::Char('Z')), Some(Buttons::B));
+        assert_eq!(button_for(KeyCode::Char('a')), Some(Buttons::B));
+        assert_eq!(button_for(KeyCode::Char('x')), Some(Buttons::A));
+        assert_eq!(button_for(KeyCode::Char('s')), Some(Buttons::A));
+        assert_eq!(button_for(KeyCode::Enter), Some(Buttons::START));
+        assert_eq!(button_for(KeyCode::Tab), Some(Buttons::SELECT));
+        assert_eq!(
+            button_for(KeyCode::Modifier(ModifierKeyCode::RightShift)),
+            Some(Buttons::SELECT)
+        );
+        assert_eq!(button_for(KeyCode::Char('q')), None);
+    }
+
+    #[test]
+    fn movie_player_plays_its_lines_then_stops() {
+        let nes = Nes::power_on();
+        let mut p = MoviePlayer::new(vec![InputLine::new(Buttons::START)]);
+        assert_eq!(p.next_line(&nes).map(|l| l.buttons), Some(Buttons::START));
+        assert!(p.next_line(&nes).is_none());
     }
 }

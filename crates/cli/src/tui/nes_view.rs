@@ -32,7 +32,7 @@ const TYPES: [(char, u8); 7] = [
 /// What to draw besides the engine state.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Overlay<'a> {
-    /// The title of the playfield box (who is playing).
+    /// Who is playing, shown under the next piece.
     pub title: &'a str,
     /// The bottom status line (speed, keys).
     pub status: &'a str,
@@ -83,7 +83,7 @@ fn falling_piece(nes: &Nes) -> Option<([(i16, i16); 4], u8)> {
 
 /// A 6-digit BCD number stored big-endian (the high-score table) as decimal.
 fn bcd3(b: &[u8]) -> u32 {
-    b.iter().fold(0, |acc, &x| acc * 100 + u32::from(bcd(x)))
+    b.iter().fold(0, |acc, &x| acc * 100 + bcd(x))
 }
 
 /// The top score shown by the ROM: the first high-score entry of the current game type.
@@ -96,7 +96,7 @@ pub fn top_score(nes: &Nes) -> u32 {
 /// How many pieces of type `t` (0-6, T J Z O S L I) have spawned, from the BCD statistics.
 #[must_use]
 pub fn piece_count(nes: &Nes, t: usize) -> u32 {
-    u32::from(bcd(nes.stats_by_type[2 * t + 1])) * 100 + u32::from(bcd(nes.stats_by_type[2 * t]))
+    bcd(nes.stats_by_type[2 * t + 1]) * 100 + bcd(nes.stats_by_type[2 * t])
 }
 
 /// A piece in a 4×3 box (previews and statistics), one line per row.
@@ -176,7 +176,7 @@ pub fn draw(frame: &mut Frame<'_>, nes: &Nes, overlay: &Overlay<'_>) {
 
     draw_stats(frame, nes, stats, &colors);
     draw_board(frame, nes, overlay, board, &colors, in_game);
-    draw_info(frame, nes, info, &colors, in_game);
+    draw_info(frame, nes, overlay, info, &colors, in_game);
     frame.render_widget(
         Paragraph::new(overlay.status.to_owned()).wrap(Wrap { trim: true }),
         status,
@@ -208,7 +208,7 @@ fn draw_board(
     colors: &[Color; 4],
     in_game: bool,
 ) {
-    let block = Block::bordered().title(overlay.title.to_owned());
+    let block = Block::bordered().title(" NES Tetris ");
     if !in_game {
         let mut lines = vec![Line::from(""); 6];
         lines.extend(mode_message(nes));
@@ -257,7 +257,14 @@ fn draw_board(
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn draw_info(frame: &mut Frame<'_>, nes: &Nes, area: Rect, colors: &[Color; 4], in_game: bool) {
+fn draw_info(
+    frame: &mut Frame<'_>,
+    nes: &Nes,
+    overlay: &Overlay<'_>,
+    area: Rect,
+    colors: &[Color; 4],
+    in_game: bool,
+) {
     let p = &nes.player;
     let mut lines = vec![
         Line::from("TOP"),
@@ -275,5 +282,183 @@ fn draw_info(frame: &mut Frame<'_>, nes: &Nes, area: Rect, colors: &[Color; 4], 
     } else if in_game {
         lines.push(Line::from("(hidden: Select)"));
     }
-    frame.render_widget(Paragraph::new(lines).block(Block::bordered()), area);
+    while lines.len() < 14 {
+        lines.push(Line::from(""));
+    }
+    lines.push(Line::from("PLAYER"));
+    lines.push(Line::from(overlay.title.trim().to_owned()));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered()),
+        area,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::palette::nes_rgb;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+
+    /// The board's first cell column and row on screen: statistics (18 wide) + border.
+    const BOARD_X: u16 = 19;
+    const BOARD_Y: u16 = 1;
+
+    /// A mid-game state: level 0, three locked minos on the bottom row, a T falling at the top.
+    fn game() -> Nes {
+        let mut nes = Nes::power_on();
+        nes.game_mode = game_mode::PLAY;
+        nes.render_mode = 3;
+        nes.player.play_state = play_state::ACTIVE;
+        nes.player.level_number = 0;
+        nes.playfield[..200].fill(TILE_EMPTY);
+        nes.playfield[190] = TILE3;
+        nes.playfield[191] = TILE2;
+        nes.playfield[192] = TILE1;
+        nes.player.current_piece = 0x02; // T pointing down, the spawn orientation
+        nes.player.tetrimino_x = 5;
+        nes.player.tetrimino_y = 0;
+        nes.next_piece = 0x12; // I, horizontal
+        nes.display_next_piece = 0;
+        nes.player.score = [0x56, 0x34, 0x12];
+        nes.player.lines = [0x23, 0x01];
+        nes.stats_by_type = [0; 14];
+        nes.stats_by_type[0] = 0x07; // 7 T pieces
+        nes.stats_by_type[13] = 0x01; // 100 I pieces
+        nes.high_score_scores[..3].copy_from_slice(&[0x01, 0x00, 0x00]);
+        nes
+    }
+
+    fn render(nes: &Nes, overlay: &Overlay<'_>, w: u16, h: u16) -> Buffer {
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+        terminal
+            .draw(|f| draw(f, nes, overlay))
+            .expect("draw to the test backend");
+        terminal.backend().buffer().clone()
+    }
+
+    fn row_text(buf: &Buffer, y: u16) -> String {
+        (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect()
+    }
+
+    fn text(buf: &Buffer) -> String {
+        (0..buf.area.height)
+            .map(|y| row_text(buf, y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The screen cell of playfield cell (x, y), left half.
+    fn cell(buf: &Buffer, x: u16, y: u16) -> &ratatui::buffer::Cell {
+        &buf[(BOARD_X + 2 * x, BOARD_Y + y)]
+    }
+
+    #[test]
+    fn numbers_statistics_and_player_are_shown() {
+        let nes = game();
+        let overlay = Overlay {
+            title: "scripted player",
+            ..Overlay::default()
+        };
+        let buf = render(&nes, &overlay, 80, 24);
+        let all = text(&buf);
+        assert!(all.contains("123456"), "score missing:\n{all}");
+        assert!(all.contains("010000"), "top score missing:\n{all}");
+        assert!(all.contains("LINES 123"), "{all}");
+        assert!(all.contains("LEVEL 00"), "{all}");
+        assert!(all.contains("T []  007"), "{all}");
+        assert!(all.contains("I []  100"), "{all}");
+        assert!(all.contains("scripted player"), "{all}");
+        assert!(!all.contains("PAUSE"));
+    }
+
+    #[test]
+    fn locked_cells_use_the_level_0_palette() {
+        let buf = render(&game(), &Overlay::default(), 80, 24);
+        // Level 0: colour 2 = $21, colour 3 = $12, colour 1 = $30 (white).
+        assert_eq!(cell(&buf, 0, 19).bg, nes_rgb(0x12), "$7D is solid colour 3");
+        assert_eq!(cell(&buf, 1, 19).bg, nes_rgb(0x21), "$7C is solid colour 2");
+        let white = cell(&buf, 2, 19);
+        assert_eq!(
+            (white.symbol(), white.bg, white.fg),
+            ("[", nes_rgb(0x30), nes_rgb(0x21))
+        );
+        assert_eq!(cell(&buf, 3, 19).bg, nes_rgb(0x0F), "empty is the backdrop");
+    }
+
+    #[test]
+    fn palette_cycles_every_ten_levels() {
+        let mut nes = game();
+        nes.player.level_number = 18;
+        let buf = render(&nes, &Overlay::default(), 80, 24);
+        // colorTable entry 8: $0F $30 $16 $12.
+        assert_eq!(cell(&buf, 1, 19).bg, nes_rgb(0x16));
+        assert_eq!(cell(&buf, 1, 19).bg, Color::Rgb(152, 34, 32));
+        assert_eq!(cell(&buf, 0, 19).bg, nes_rgb(0x12));
+    }
+
+    #[test]
+    fn falling_piece_is_drawn_from_its_orientation() {
+        let buf = render(&game(), &Overlay::default(), 80, 24);
+        // tDown at (5, 0): (4,0) (5,0) (6,0) (5,1); nothing at (5,2) or (3,0).
+        for (x, y) in [(4, 0), (5, 0), (6, 0), (5, 1)] {
+            assert_eq!(cell(&buf, x, y).symbol(), "[", "T mino at ({x},{y})");
+        }
+        for (x, y) in [(3, 0), (5, 2), (7, 0)] {
+            assert_eq!(cell(&buf, x, y).symbol(), " ", "empty at ({x},{y})");
+        }
+    }
+
+    #[test]
+    fn next_piece_hidden_by_select() {
+        let mut nes = game();
+        let shown = text(&render(&nes, &Overlay::default(), 80, 24));
+        assert!(shown.contains("[][][][]"), "I preview:\n{shown}");
+        nes.display_next_piece = 1;
+        let hidden = text(&render(&nes, &Overlay::default(), 80, 24));
+        assert!(hidden.contains("(hidden: Select)"));
+        assert!(!hidden.contains("[][][][]"));
+    }
+
+    #[test]
+    fn pause_hides_the_piece_and_says_pause() {
+        let mut nes = game();
+        nes.render_mode = 0;
+        let buf = render(&nes, &Overlay::default(), 80, 24);
+        assert!(row_text(&buf, BOARD_Y + 9).contains("PAUSE"));
+        assert_eq!(cell(&buf, 5, 0).symbol(), " ", "no piece while paused");
+        assert_eq!(cell(&buf, 0, 19).bg, nes_rgb(0x12), "board stays visible");
+    }
+
+    #[test]
+    fn target_placement_is_outlined() {
+        let overlay = Overlay {
+            target: Some([(3, 19), (4, 19), (5, 19), (4, 18)]),
+            ..Overlay::default()
+        };
+        let buf = render(&game(), &overlay, 80, 24);
+        assert_eq!(cell(&buf, 3, 19).symbol(), "░");
+        assert_eq!(cell(&buf, 4, 18).symbol(), "░");
+        assert_eq!(cell(&buf, 6, 19).symbol(), " ");
+    }
+
+    #[test]
+    fn small_terminal_gets_a_message() {
+        let all = text(&render(&game(), &Overlay::default(), 40, 10));
+        assert!(all.contains("Terminal too small: 40×10"), "{all}");
+        assert!(!all.contains("SCORE"));
+    }
+
+    #[test]
+    fn menus_are_described() {
+        let mut nes = game();
+        nes.game_mode = game_mode::LEVEL_MENU;
+        nes.player1.start_level = 9;
+        let all = text(&render(&nes, &Overlay::default(), 80, 24));
+        assert!(all.contains("LEVEL"), "{all}");
+        assert!(all.contains('9'));
+    }
 }
