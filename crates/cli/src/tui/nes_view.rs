@@ -138,10 +138,9 @@ fn mode_message(nes: &Nes) -> Vec<Line<'static>> {
                 "OFF".to_owned()
             }
         ),
-        game_mode::LEVEL_MENU => format!(
-            "LEVEL\n\n{}\n\n(hold A on Start: +10)",
-            nes.player1.start_level
-        ),
+        game_mode::LEVEL_MENU => {
+            format!("LEVEL\n\n{}\n\n(A + Start: +10)", nes.player1.start_level)
+        }
         _ => String::new(),
     };
     text.lines().map(|l| Line::from(l.to_owned())).collect()
@@ -288,8 +287,9 @@ fn draw_info(
     lines.push(Line::from("PLAYER"));
     lines.push(Line::from(overlay.title.trim().to_owned()));
     frame.render_widget(
+        // No trimming: the preview's leading blank cells position the piece.
         Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
+            .wrap(Wrap { trim: false })
             .block(Block::bordered()),
         area,
     );
@@ -417,6 +417,18 @@ mod tests {
         let mut nes = game();
         let shown = text(&render(&nes, &Overlay::default(), 80, 24));
         assert!(shown.contains("[][][][]"), "I preview:\n{shown}");
+        nes.next_piece = 0x0E; // L: a blank cell first on its top row, kept in place
+        let l = render(&nes, &Overlay::default(), 80, 24);
+        let preview_row = (0..24)
+            .find(|&y| row_text(&l, y).contains("NEXT"))
+            .expect("NEXT label")
+            + 2;
+        // The info box's inner area starts at column BOARD_X + 22; dx -2..1 are 2 columns each.
+        let info_x = BOARD_X + 22;
+        assert_ne!(l[(info_x, preview_row)].bg, nes_rgb(0x21), "dx -2 is blank");
+        assert_eq!(l[(info_x + 2, preview_row)].bg, nes_rgb(0x21));
+        assert_eq!(l[(info_x + 6, preview_row)].bg, nes_rgb(0x21));
+        assert_eq!(l[(info_x + 2, preview_row + 1)].bg, nes_rgb(0x21));
         nes.display_next_piece = 1;
         let hidden = text(&render(&nes, &Overlay::default(), 80, 24));
         assert!(hidden.contains("(hidden: Select)"));
