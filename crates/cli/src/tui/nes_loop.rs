@@ -100,6 +100,8 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
     // so a change never makes the loop "catch up".
     let mut anchor = (Instant::now(), nes.frame());
     let mut step_one = false;
+    // Games that ended so far (a movie may hold several).
+    let mut top_outs = 0u32;
     loop {
         while event::poll(Duration::ZERO)? {
             let Event::Key(k) = event::read()? else {
@@ -151,10 +153,13 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
             // responsive at any speed, and a slow machine runs slower instead of freezing.
             while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
                 let Some(line) = player.next_line(nes) else {
-                    finished = Some("the player has no more input".to_owned());
+                    finished = Some("end of input".to_owned());
                     break;
                 };
                 let events = nes.step_line(&line);
+                if events.has(Events::TOP_OUT) {
+                    top_outs += 1;
+                }
                 if events.has(Events::UNSUPPORTED) {
                     finished = Some(format!(
                         "engine stopped: {}",
@@ -172,8 +177,9 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
         let status = match &finished {
             Some(why) => format!("finished ({why}) at frame {}; q quits", nes.frame()),
             None => format!(
-                "frame {}  speed {}{}  keys: 1 2 4 m speed, +/- faster/slower, space pause, \
+                "{}frame {}  speed {}{}  keys: 1 2 4 m speed, +/- faster/slower, space pause, \
                  s step, q quit",
+                if top_outs > 0 { "GAME OVER  " } else { "" },
                 nes.frame(),
                 speed.label(),
                 if paused { " (paused)" } else { "" }
