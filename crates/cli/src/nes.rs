@@ -170,9 +170,10 @@ fn replay_watch(
         || args.movie.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
+    let mut player = crate::tui::MoviePlayer::with_targets(input, &nes);
     crate::tui::watch(
         &mut nes,
-        &mut crate::tui::MoviePlayer::new(input),
+        &mut player,
         &crate::tui::WatchOptions {
             title: format!("movie {name}"),
             speed: args.speed,

@@ -70,7 +70,7 @@ fn watch_game(
 ) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
-    let mut player = MoviePlayer::new(game_lines(level, seed));
+    let mut player = MoviePlayer::with_targets(game_lines(level, seed), &nes);
     crate::tui::watch(
         &mut nes,
         &mut player,

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use playfield_nes::fm2::InputLine;
-use playfield_nes::{Buttons, DemoData, Events, Nes};
+use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
+use playfield_nes::{Buttons, DemoData, Events, Nes, game_mode, play_state};
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
     PushKeyboardEnhancementFlags,
@@ -22,25 +23,73 @@ pub const NTSC_FPS: f64 = 60.0988;
 pub trait FramePlayer {
     /// The input for the next frame, seeing the state before it; `None` when it has no more.
     fn next_line(&mut self, nes: &Nes) -> Option<InputLine>;
-    /// Where the player means to lock the current piece (x 0-9, y 0-19), to outline it.
-    fn target(&self) -> Option<[(i16, i16); 4]> {
+    /// Where the player means to lock the current piece of `nes` (x 0-9, y 0-19), to outline it.
+    fn target(&self, _nes: &Nes) -> Option<[(i16, i16); 4]> {
         None
     }
 }
 
-/// Plays a fixed list of input lines (a movie, or the scripted player's precomputed game).
+/// Plays a fixed list of input lines (a movie, or a player's precomputed game). Because the whole
+/// input is known, it also knows where each piece will lock: [`MoviePlayer::with_targets`] plays
+/// the input once headless and records every lock, so the view can outline the placement before
+/// the piece gets there (for the AI, the placement it chose).
 #[derive(Debug)]
 pub struct MoviePlayer {
     lines: Vec<InputLine>,
     at: usize,
+    /// (frame at which the piece is no longer under control, its four cells), in frame order.
+    locks: Vec<(u64, [(i16, i16); 4])>,
 }
 
 impl MoviePlayer {
-    /// A player for `lines`, from the first.
+    /// A player for `lines`, from the first, with no placement outlines.
     #[must_use]
     pub fn new(lines: Vec<InputLine>) -> Self {
-        MoviePlayer { lines, at: 0 }
+        MoviePlayer {
+            lines,
+            at: 0,
+            locks: Vec::new(),
+        }
     }
+
+    /// A player for `lines` that outlines where each piece will lock. `nes` must be the state the
+    /// lines start from (normally power-on, with the same demo data).
+    #[must_use]
+    pub fn with_targets(lines: Vec<InputLine>, nes: &Nes) -> Self {
+        let mut sim = nes.clone();
+        let mut locks = Vec::new();
+        for line in &lines {
+            let was_active = controlled(&sim);
+            let events = sim.step_line(line);
+            if was_active && !controlled(&sim) && sim.player.play_state != play_state::GAME_OVER {
+                let p = &sim.player;
+                let minos = ORIENTATIONS[usize::from(p.current_piece.min(ORIENTATION_HIDDEN))];
+                let cells = minos.map(|m| {
+                    (
+                        i16::from(p.tetrimino_x) + i16::from(m.dx),
+                        i16::from(p.tetrimino_y) + i16::from(m.dy),
+                    )
+                });
+                locks.push((sim.frame(), cells));
+            }
+            if events.has(Events::UNSUPPORTED) {
+                break;
+            }
+        }
+        MoviePlayer {
+            lines,
+            at: 0,
+            locks,
+        }
+    }
+}
+
+/// True while the player controls a piece in play (not paused).
+fn controlled(nes: &Nes) -> bool {
+    nes.game_mode == game_mode::PLAY
+        && nes.render_mode == 3
+        && nes.player.play_state == play_state::ACTIVE
+        && nes.player.current_piece < ORIENTATION_HIDDEN
 }
 
 impl FramePlayer for MoviePlayer {
@@ -48,6 +97,14 @@ impl FramePlayer for MoviePlayer {
         let line = self.lines.get(self.at).copied();
         self.at += 1;
         line
+    }
+
+    fn target(&self, nes: &Nes) -> Option<[(i16, i16); 4]> {
+        if !controlled(nes) {
+            return None;
+        }
+        let i = self.locks.partition_point(|&(f, _)| f <= nes.frame());
+        self.locks.get(i).map(|&(_, cells)| cells)
     }
 }
 
@@ -185,7 +242,7 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
                 if paused { " (paused)" } else { "" }
             ),
         };
-        let target = player.target();
+        let target = player.target(nes);
         terminal.draw(|f| {
             nes_view::draw(
                 f,
@@ -368,5 +425,52 @@ mod tests {
         let mut p = MoviePlayer::new(vec![InputLine::new(Buttons::START)]);
         assert_eq!(p.next_line(&nes).map(|l| l.buttons), Some(Buttons::START));
         assert!(p.next_line(&nes).is_none());
+    }
+
+    #[test]
+    fn targets_are_where_the_pieces_lock() {
+        let start = Nes::power_on();
+        let config = playfield_nes::autoplay::AutoplayConfig {
+            start_level: 5,
+            max_frames: 6_000,
+            ..Default::default()
+        };
+        let lines: Vec<InputLine> = playfield_nes::autoplay::autoplay_movie(&config)
+            .into_iter()
+            .map(InputLine::new)
+            .collect();
+        let mut player = MoviePlayer::with_targets(lines, &start);
+        assert!(
+            player.locks.len() > 5,
+            "several pieces lock in 6,000 frames"
+        );
+        let mut nes = start;
+        let mut checked = 0;
+        let mut shown: Option<[(i16, i16); 4]> = None;
+        while let Some(line) = player.next_line(&nes) {
+            let before = player.target(&nes);
+            let was = controlled(&nes);
+            nes.step_line(&line);
+            if was && !controlled(&nes) && nes.player.play_state != play_state::GAME_OVER {
+                // The outline shown while the piece fell is exactly where it locked.
+                let cells = ORIENTATIONS[usize::from(nes.player.current_piece)];
+                let p = &nes.player;
+                let locked = cells.map(|m| {
+                    (
+                        i16::from(p.tetrimino_x) + i16::from(m.dx),
+                        i16::from(p.tetrimino_y) + i16::from(m.dy),
+                    )
+                });
+                assert_eq!(shown.or(before), Some(locked), "frame {}", nes.frame());
+                checked += 1;
+            }
+            if before.is_some() {
+                shown = before;
+            }
+            if !controlled(&nes) {
+                shown = None;
+            }
+        }
+        assert!(checked > 5);
     }
 }
