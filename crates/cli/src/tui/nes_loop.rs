@@ -42,16 +42,6 @@ pub struct MoviePlayer {
 }
 
 impl MoviePlayer {
-    /// A player for `lines`, from the first, with no placement outlines.
-    #[must_use]
-    pub fn new(lines: Vec<InputLine>) -> Self {
-        MoviePlayer {
-            lines,
-            at: 0,
-            locks: Vec::new(),
-        }
-    }
-
     /// A player for `lines` that outlines where each piece will lock. `nes` must be the state the
     /// lines start from (normally power-on, with the same demo data).
     #[must_use]
@@ -422,7 +412,7 @@ mod tests {
     #[test]
     fn movie_player_plays_its_lines_then_stops() {
         let nes = Nes::power_on();
-        let mut p = MoviePlayer::new(vec![InputLine::new(Buttons::START)]);
+        let mut p = MoviePlayer::with_targets(vec![InputLine::new(Buttons::START)], &nes);
         assert_eq!(p.next_line(&nes).map(|l| l.buttons), Some(Buttons::START));
         assert!(p.next_line(&nes).is_none());
     }
