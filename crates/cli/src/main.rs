@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Nes(cmd)) => nes::run(cmd),
         Some(Command::Standard(cmd)) => standard::run(cmd),
         Some(Command::Minijong(cmd)) => minijong::run(cmd),
-        None => nes_watch::run_default(),
+        None => nes::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

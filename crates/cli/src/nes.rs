@@ -158,6 +158,11 @@ fn replay(args: &ReplayArgs) -> Result<()> {
     Ok(())
 }
 
+/// `playfield` with no arguments: watch a game from level 18, or print its summary headless.
+pub fn run_default() -> Result<()> {
+    crate::nes_watch::run_default()
+}
+
 /// `nes replay --watch`: the movie in the terminal view.
 fn replay_watch(
     args: &ReplayArgs,
