@@ -2,9 +2,9 @@
 //! transposition set, an upper bound, and one safe forced move.
 //!
 //! The objective is the most pairs removable from a position. A deal is *winnable* when that
-//! clears it to at most one tile (the odd tile of the 83). The search stops as soon as it reaches
-//! the upper bound, so winnable deals end at their first clearing line; unwinnable ones are
-//! searched to the end and give the best reachable result and the line that reaches it.
+//! clears it to at most one tile (the odd tile of the 83). The search asks whether the upper bound
+//! can be reached, then one pair fewer, and so on, so winnable deals end at their first clearing
+//! line and unwinnable ones give the best reachable result, proven, and a line that reaches it.
 //!
 //! Why the pieces are exact:
 //! - Transpositions: a position determines how many pairs were removed to reach it, and the bound
@@ -51,9 +51,11 @@ pub fn solve_from(board: &Board, heights: &Heights) -> Solution {
 
 /// Solves from a position, giving up (`None`) after about `max_nodes` positions.
 ///
-/// Move order decides how fast a clearing line is found, and no one order suits every deal, so
-/// two orders take turns with growing budgets (restarts); the last run is unlimited. Each run is
-/// exact by itself when it finishes, so the answer does not depend on which run gave it.
+/// The question asked is "can `target` pairs be removed?", from the upper bound down, so the search
+/// prunes against a fixed target. Move order decides how fast a line is found (and so how soon a
+/// proof closes), and no one order suits every deal: three fixed orders, then shuffled ones, take
+/// turns as restarts with budgets; the last run has no limit. A run that finishes is exact by
+/// itself, so the answer does not depend on which run gave it.
 #[must_use]
 pub fn solve_limited(board: &Board, heights: &Heights, max_nodes: u64) -> Option<Solution> {
     let (solution, decided) = best_within(board, heights, max_nodes);
@@ -317,59 +319,97 @@ impl Search {
     /// unpaired (`S`) must let the others pair across stacks, and nothing under an unpaired copy
     /// can go; tiles that stay under every such choice stay for sure (`F`), which in turn fixes
     /// copies of other faces, to a fixpoint. Then the tiles left are at least `F` plus, for any one
-    /// face, the least its choice adds to `F`.
+    /// face, the least its choice adds to `F`. An odd face with three or more copies must leave
+    /// one of them, so we also try each choice for it and keep the least result.
     fn forced_to_stay(&self, h: &Heights) -> usize {
-        let mut forced: u128 = 0;
+        let base = self.forced_fixpoint(h, 0, None).unwrap_or(0);
+        let odd = self.copies.iter().enumerate().find_map(|(g, group)| {
+            let present = present_copies(group, h)?;
+            (present.len() % 2 == 1 && present.len() >= 3).then_some((g, present))
+        });
+        let Some((g, present)) = odd else {
+            return base;
+        };
+        let mut least = usize::MAX;
+        for subset in 0u32..1 << present.len() {
+            let (closure, rest) = self.split(&present, subset);
+            if closure & rest != 0 || !pairs_across_stacks(&present, subset) {
+                continue;
+            }
+            let chosen = closure & present.iter().fold(0u128, |m, c| m | 1 << c.0);
+            if let Some(n) = self.forced_fixpoint(h, closure, Some((g, chosen))) {
+                least = least.min(n);
+            }
+        }
+        if least == usize::MAX {
+            base
+        } else {
+            base.max(least)
+        }
+    }
+
+    /// Unpaired copies' closure (them and everything under them) and the other copies, as slots.
+    fn split(&self, present: &[(u8, u8)], subset: u32) -> (u128, u128) {
+        let mut closure = 0u128;
+        let mut rest = 0u128;
+        for (i, &(slot, _)) in present.iter().enumerate() {
+            if subset >> i & 1 == 1 {
+                closure |= self.below[slot as usize];
+            } else {
+                rest |= 1 << slot;
+            }
+        }
+        (closure, rest)
+    }
+
+    /// The fixpoint of [`Self::forced_to_stay`] from `start`, with face group `fixed.0` leaving
+    /// exactly the copies `fixed.1` unpaired. `None` when that choice is impossible.
+    fn forced_fixpoint(
+        &self,
+        h: &Heights,
+        start: u128,
+        fixed: Option<(usize, u128)>,
+    ) -> Option<usize> {
+        let mut forced = start;
         let mut extra = 0usize;
         for _round in 0..8 {
             let mut next = forced;
             extra = 0;
-            for group in &self.copies {
-                // Present copies: (slot, position), at most 6 considered.
-                let mut present = [(0u8, 0u8); 6];
-                let mut k = 0;
-                for c in group {
-                    if c.level < h[c.pos as usize] {
-                        if k == present.len() {
-                            k = usize::MAX;
-                            break;
-                        }
-                        present[k] = (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos);
-                        k += 1;
-                    }
-                }
-                if k == 0 || k == usize::MAX {
+            for (g, group) in self.copies.iter().enumerate() {
+                let Some(present) = present_copies(group, h) else {
                     continue;
-                }
-                let present = &present[..k];
+                };
+                let k = present.len();
+                let fixed_here = fixed.filter(|f| f.0 == g).map(|f| f.1);
                 // Quick case: an even number, all in different stacks, none fixed: pair them all.
                 let distinct = (0..k).all(|i| (i + 1..k).all(|j| present[i].1 != present[j].1));
-                if k % 2 == 0 && distinct && present.iter().all(|c| forced >> c.0 & 1 == 0) {
+                if fixed_here.is_none()
+                    && k.is_multiple_of(2)
+                    && distinct
+                    && present.iter().all(|c| forced >> c.0 & 1 == 0)
+                {
                     continue;
                 }
+                let all_slots = present.iter().fold(0u128, |m, c| m | 1 << c.0);
                 let mut must_stay = u128::MAX;
                 let mut least_added = usize::MAX;
                 for subset in 0u32..1 << k {
-                    let mut closure = 0u128;
-                    let mut rest = 0u128;
-                    let mut ok = true;
-                    for (i, &(slot, _)) in present.iter().enumerate() {
-                        if subset >> i & 1 == 1 {
-                            closure |= self.below[slot as usize];
-                        } else if forced >> slot & 1 == 1 {
-                            ok = false; // a copy that can never go cannot be paired
-                        } else {
-                            rest |= 1 << slot;
-                        }
+                    let (closure, rest) = self.split(&present, subset);
+                    if fixed_here.is_some_and(|f| closure & all_slots != f) {
+                        continue;
                     }
-                    if !ok || closure & rest != 0 || !pairs_across_stacks(present, subset) {
+                    // A copy that can never go cannot be paired.
+                    if rest & forced != 0
+                        || closure & rest != 0
+                        || !pairs_across_stacks(&present, subset)
+                    {
                         continue;
                     }
                     must_stay &= closure;
                     least_added = least_added.min((closure & !forced).count_ones() as usize);
                 }
                 if least_added == usize::MAX {
-                    continue; // cannot happen (all copies unpaired is always a choice)
+                    return None; // no way for this face: the fixed choice is impossible
                 }
                 next |= must_stay;
                 extra = extra.max(least_added);
@@ -379,7 +419,7 @@ impl Search {
             }
             forced = next;
         }
-        forced.count_ones() as usize + extra
+        Some(forced.count_ones() as usize + extra)
     }
 
     /// Pairs lost among *couples* (faces with exactly two copies left, in different stacks, so
@@ -636,6 +676,36 @@ impl Search {
     }
 }
 
+/// Up to six copies of a face as (slot, position), without allocating.
+#[derive(Clone, Copy)]
+struct Present {
+    copies: [(u8, u8); 6],
+    len: usize,
+}
+
+impl std::ops::Deref for Present {
+    type Target = [(u8, u8)];
+    fn deref(&self) -> &[(u8, u8)] {
+        &self.copies[..self.len]
+    }
+}
+
+/// Present copies of a face group; `None` when none or more than 6 (then no bound is drawn).
+fn present_copies(group: &[Copy_], h: &Heights) -> Option<Present> {
+    let mut p = Present {
+        copies: [(0, 0); 6],
+        len: 0,
+    };
+    for c in group.iter().filter(|c| c.level < h[c.pos as usize]) {
+        if p.len == 6 {
+            return None;
+        }
+        p.copies[p.len] = (stack_slot(c.pos as usize, c.level as usize) as u8, c.pos);
+        p.len += 1;
+    }
+    (p.len > 0).then_some(p)
+}
+
 /// Length of the run of same-level visible tiles in `pos`'s row that `pos` belongs to.
 fn run_length(h: &Heights, pos: usize) -> i32 {
     let (row, col) = (pos / SIDE, pos % SIDE);
@@ -651,12 +721,6 @@ fn pairs_across_stacks(present: &[(u8, u8)], subset: u32) -> bool {
     let rest = || (0..present.len()).filter(move |i| subset >> i & 1 == 0);
     let n = rest().count();
     n % 2 == 0 && rest().all(|i| rest().filter(|&j| present[j].1 == present[i].1).count() * 2 <= n)
-}
-
-/// The slot of a copy (for debugging and tests).
-#[allow(dead_code)]
-fn slot_of(pos: usize, level: usize) -> Slot {
-    Slot::at(pos, level).expect("on the board")
 }
 
 #[cfg(test)]

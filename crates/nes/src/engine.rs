@@ -337,6 +337,20 @@ impl Nes {
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
+        if self.wait == Wait::MainLoop
+            && self.nmi_skip == 0
+            && self.game_mode == game_mode::PLAY
+            && self.game_mode_state == 2
+        {
+            // The frame of play, nearly every frame of a game: the same routines as below,
+            // without the dispatch on `wait` (the engine's hottest branch).
+            self.nmi(buttons);
+            self.wait = self.main_loop();
+            if self.game_mode != game_mode::PLAY {
+                self.events.add(Events::MODE_CHANGE);
+            }
+            return self.events;
+        }
         let mode_before = self.game_mode;
         match self.wait {
             Wait::Unsupported => return self.events,
