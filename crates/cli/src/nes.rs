@@ -18,10 +18,12 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
                             game.fm2 --trace trace.jsonl\n  playfield nes replay game.fm2 \
-                            --frames 100000 --repeat 20"
+                            --frames 100000 --repeat 20\n  playfield nes replay game.fm2 --watch \
+                            --speed 4"
     )]
     Replay(ReplayArgs),
-    /// Watch a game of NES Tetris in the terminal, in real time or faster.
+    /// Watch a game of NES Tetris in the terminal, in real time or faster (played for now by the
+    /// engine's scripted player, not the AI).
     #[command(
         after_help = "Keys: 1 2 4 = speed ×1 ×2 ×4, m = max, +/- = faster/slower, \
                             space or p = pause, s or . = one frame while paused, q/Esc/Ctrl-C = \

@@ -15,6 +15,11 @@ use crate::tui::{MoviePlayer, WatchOptions};
 
 /// Who plays until the AI (`playfield_ai::nes`) is wired in: the engine crate's scripted player,
 /// a one-piece greedy bot. Named honestly everywhere it shows.
+///
+/// To switch to the AI: make [`game_lines`] return the AI's whole game (`play_game(...).input`
+/// from `playfield_ai::nes`, as input lines) and rename the player here. The view then outlines
+/// the AI's chosen placements by itself: `MoviePlayer::with_targets` finds each lock from the
+/// input, and the AI's game checks that every piece locks where it planned.
 const PLAYER_NAME: &str = "scripted player (not the AI yet)";
 
 /// Stop a game that never tops out after this many frames (about 2 h 19 min of play).
