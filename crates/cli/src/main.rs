@@ -4,7 +4,9 @@
 mod minijong;
 mod nes;
 mod nes_play;
+mod nes_watch;
 mod standard;
+mod tui;
 
 use std::process::ExitCode;
 

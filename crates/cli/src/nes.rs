@@ -1,6 +1,6 @@
 //! `playfield nes ...` subcommands.
 
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,7 +18,8 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
                             game.fm2 --trace trace.jsonl\n  playfield nes replay game.fm2 \
-                            --frames 100000 --repeat 20"
+                            --frames 100000 --repeat 20\n  playfield nes replay game.fm2 --watch \
+                            --speed 4"
     )]
     Replay(ReplayArgs),
     /// The AI (Birken's evaluator, two-piece lookahead) plays whole games through the gamepad.
@@ -28,6 +29,15 @@ pub enum Command {
                       --type b --height 3 --level 9 --json"
     )]
     Play(crate::nes_play::PlayArgs),
+    /// Watch a game of NES Tetris in the terminal, in real time or faster (played for now by the
+    /// engine's scripted player, not the AI).
+    #[command(
+        after_help = "Keys: 1 2 4 = speed ×1 ×2 ×4, m = max, +/- = faster/slower, \
+                            space or p = pause, s or . = one frame while paused, q/Esc/Ctrl-C = \
+                            quit.\n\nExamples:\n  playfield nes watch\n  playfield nes watch \
+                            --level 19 --seed 7 --speed 2\n  playfield nes watch --speed max"
+    )]
+    Watch(crate::nes_watch::WatchArgs),
 }
 
 /// Arguments of `nes replay`.
@@ -47,10 +57,17 @@ pub struct ReplayArgs {
     /// Tetris (USA) ROM file, read only for the demo's tables (default: $PLAYFIELD_ROM).
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
+    /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
+    #[arg(long, conflicts_with_all = ["trace", "repeat"])]
+    watch: bool,
+    /// Speed for --watch: a multiple of real time (60.0988 frames/s), or "max".
+    #[arg(long, value_name = "X", default_value = "1", requires = "watch",
+          value_parser = crate::tui::nes_loop::Speed::parse)]
+    speed: crate::tui::nes_loop::Speed,
 }
 
 /// The demo's tables from the user's ROM, when one is given.
-fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
+pub(crate) fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
     let Some(path) = rom else { return Ok(None) };
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM {}", path.display()))?;
@@ -62,13 +79,10 @@ fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
 pub fn run(cmd: Command) -> Result<()> {
     match cmd {
         Command::Replay(args) => replay(&args),
+        Command::Play(args) if args.human => crate::tui::play_human(demo_data(args.rom_path())?),
         Command::Play(args) => crate::nes_play::run(&args),
+        Command::Watch(args) => crate::nes_watch::watch(&args),
     }
-}
-
-/// `playfield` with no arguments.
-pub fn run_default() -> Result<()> {
-    bail!("the default job (watch the AI play NES Tetris) is not built yet")
 }
 
 /// The movie's input lines, padded with empty input or cut to `frames`.
@@ -82,6 +96,9 @@ fn movie_input(movie: &Movie, frames: Option<u64>) -> Result<Vec<InputLine>> {
 }
 
 fn replay(args: &ReplayArgs) -> Result<()> {
+    if args.watch && !std::io::stdout().is_terminal() {
+        bail!("replay --watch needs a terminal (standard output is not one)");
+    }
     let text = std::fs::read_to_string(&args.movie)
         .with_context(|| format!("cannot read {}", args.movie.display()))?;
     let movie = Movie::parse(&text).with_context(|| format!("in {}", args.movie.display()))?;
@@ -93,6 +110,9 @@ fn replay(args: &ReplayArgs) -> Result<()> {
     }
     let input = movie_input(&movie, args.frames)?;
     let demo = demo_data(args.rom.as_ref())?;
+    if args.watch {
+        return replay_watch(args, input, demo);
+    }
 
     let mut trace = match &args.trace {
         Some(path) => Some(BufWriter::new(
@@ -132,6 +152,34 @@ fn replay(args: &ReplayArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `playfield` with no arguments: watch a game from level 18, or print its summary headless.
+pub fn run_default() -> Result<()> {
+    crate::nes_watch::run_default()
+}
+
+/// `nes replay --watch`: the movie in the terminal view.
+fn replay_watch(
+    args: &ReplayArgs,
+    input: Vec<InputLine>,
+    demo: Option<Arc<DemoData>>,
+) -> Result<()> {
+    let mut nes = Nes::power_on();
+    nes.set_demo_data(demo);
+    let name = args.movie.file_name().map_or_else(
+        || args.movie.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut player = crate::tui::MoviePlayer::with_targets(input, &nes);
+    crate::tui::watch(
+        &mut nes,
+        &mut player,
+        &crate::tui::WatchOptions {
+            title: format!("movie {name}"),
+            speed: args.speed,
+        },
+    )
 }
 
 fn print_state(nes: &Nes) {

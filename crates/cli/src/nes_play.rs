@@ -65,9 +65,23 @@ pub struct PlayArgs {
     /// Run the real ROM in lockstep and compare its RAM with the engine every frame.
     #[arg(long, value_name = "PATH")]
     rom: Option<PathBuf>,
+    /// Play yourself in the terminal instead of the AI. Keys: arrows = D-pad, Z or A = B, X or
+    /// S = A, Enter = Start, Right Shift or Tab = Select (most terminals never report Shift
+    /// alone), q/Esc/Ctrl-C = quit. Terminals with the kitty keyboard protocol report key
+    /// releases, so held keys (DAS) work exactly; elsewhere a key counts as held for 150 ms after
+    /// each press or repeat. The other options do not apply; `--rom` only supplies the demo.
+    #[arg(long)]
+    pub(crate) human: bool,
     /// One JSON object per game (`score`, `lines`, `level`, `frames`), then a summary.
     #[arg(long)]
     json: bool,
+}
+
+impl PlayArgs {
+    /// The `--rom` path, for human play (where it only supplies the demo's tables).
+    pub(crate) fn rom_path(&self) -> Option<&PathBuf> {
+        self.rom.as_ref()
+    }
 }
 
 #[derive(Serialize)]

@@ -513,7 +513,8 @@ fn write_plot(
 
 // ---- Terminal views -------------------------------------------------------------------------
 
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use crate::tui::is_quit;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
@@ -578,20 +579,6 @@ fn draw(frame: &mut ratatui::Frame<'_>, game: &Game, title: &str, status: &str) 
     frame.render_widget(Paragraph::new(info).block(Block::bordered()), right);
 }
 
-/// Restores the terminal when dropped, including on early return and error.
-struct TerminalGuard;
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        ratatui::restore();
-    }
-}
-
-fn is_quit(code: KeyCode, modifiers: KeyModifiers) -> bool {
-    matches!(code, KeyCode::Char('q') | KeyCode::Esc)
-        || (code == KeyCode::Char('c') && modifiers.contains(KeyModifiers::CONTROL))
-}
-
 fn watch(a: &WatchArgs) -> Result<()> {
     let config = a.ai.config()?;
     let sequence = a.game.sequence()?;
@@ -600,11 +587,7 @@ fn watch(a: &WatchArgs) -> Result<()> {
     }
     let player = Player::new(config);
     let (mut game, _) = a.game.new_game(&sequence, 0)?;
-    if !std::io::stdout().is_terminal() {
-        bail!("watch needs a terminal");
-    }
-    let mut terminal = ratatui::try_init()?;
-    let _guard = TerminalGuard;
+    let (mut terminal, _guard) = crate::tui::enter("watch")?;
     let title = format!(" {} ({}) ", a.ai.ai, config.model);
     let mut speed = a.speed;
     let mut paused = false;
@@ -657,11 +640,7 @@ fn watch(a: &WatchArgs) -> Result<()> {
 fn play(a: &PlayArgs) -> Result<()> {
     let sequence = a.game.sequence()?;
     let (mut game, _) = a.game.new_game(&sequence, 0)?;
-    if !std::io::stdout().is_terminal() {
-        bail!("play needs a terminal");
-    }
-    let mut terminal = ratatui::try_init()?;
-    let _guard = TerminalGuard;
+    let (mut terminal, _guard) = crate::tui::enter("play")?;
     let mut paused = false;
     // §5.5: a full free-fall delay passes before the first piece appears.
     let mut next_tick = Instant::now() + iteration_delay(game.level());

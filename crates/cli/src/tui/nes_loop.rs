@@ -1,0 +1,466 @@
+//! Real-time loops around the NES view: watching a player (AI, script or movie) and a person
+//! playing with the keyboard.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use playfield_nes::fm2::InputLine;
+use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
+use playfield_nes::{Buttons, DemoData, Events, Nes, game_mode, play_state};
+use ratatui::crossterm::event::{
+    self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
+    PushKeyboardEnhancementFlags,
+};
+
+use super::nes_view::{self, Overlay};
+use super::{enter, is_quit};
+
+/// NTSC NES frames per second (the PPU's 60.0988 Hz).
+pub const NTSC_FPS: f64 = 60.0988;
+
+/// Something that feeds the engine one input line per frame.
+pub trait FramePlayer {
+    /// The input for the next frame, seeing the state before it; `None` when it has no more.
+    fn next_line(&mut self, nes: &Nes) -> Option<InputLine>;
+    /// Where the player means to lock the current piece of `nes` (x 0-9, y 0-19), to outline it.
+    fn target(&self, _nes: &Nes) -> Option<[(i16, i16); 4]> {
+        None
+    }
+}
+
+/// Plays a fixed list of input lines (a movie, or a player's precomputed game). Because the whole
+/// input is known, it also knows where each piece will lock: [`MoviePlayer::with_targets`] plays
+/// the input once headless and records every lock, so the view can outline the placement before
+/// the piece gets there (for the AI, the placement it chose).
+#[derive(Debug)]
+pub struct MoviePlayer {
+    lines: Vec<InputLine>,
+    at: usize,
+    /// (frame at which the piece is no longer under control, its four cells), in frame order.
+    locks: Vec<(u64, [(i16, i16); 4])>,
+}
+
+impl MoviePlayer {
+    /// A player for `lines` that outlines where each piece will lock. `nes` must be the state the
+    /// lines start from (normally power-on, with the same demo data).
+    #[must_use]
+    pub fn with_targets(lines: Vec<InputLine>, nes: &Nes) -> Self {
+        let mut sim = nes.clone();
+        let mut locks = Vec::new();
+        for line in &lines {
+            let was_active = controlled(&sim);
+            let events = sim.step_line(line);
+            if was_active && !controlled(&sim) && sim.player.play_state != play_state::GAME_OVER {
+                let p = &sim.player;
+                let minos = ORIENTATIONS[usize::from(p.current_piece.min(ORIENTATION_HIDDEN))];
+                let cells = minos.map(|m| {
+                    (
+                        i16::from(p.tetrimino_x) + i16::from(m.dx),
+                        i16::from(p.tetrimino_y) + i16::from(m.dy),
+                    )
+                });
+                locks.push((sim.frame(), cells));
+            }
+            if events.has(Events::UNSUPPORTED) {
+                break;
+            }
+        }
+        MoviePlayer {
+            lines,
+            at: 0,
+            locks,
+        }
+    }
+}
+
+/// True while the player controls a piece in play (not paused).
+fn controlled(nes: &Nes) -> bool {
+    nes.game_mode == game_mode::PLAY
+        && nes.render_mode == 3
+        && nes.player.play_state == play_state::ACTIVE
+        && nes.player.current_piece < ORIENTATION_HIDDEN
+}
+
+impl FramePlayer for MoviePlayer {
+    fn next_line(&mut self, _nes: &Nes) -> Option<InputLine> {
+        let line = self.lines.get(self.at).copied();
+        self.at += 1;
+        line
+    }
+
+    fn target(&self, nes: &Nes) -> Option<[(i16, i16); 4]> {
+        if !controlled(nes) {
+            return None;
+        }
+        let i = self.locks.partition_point(|&(f, _)| f <= nes.frame());
+        self.locks.get(i).map(|&(_, cells)| cells)
+    }
+}
+
+/// How fast to run: a multiple of real time, or as fast as the machine goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Speed {
+    /// This many times real time.
+    Times(f64),
+    /// As fast as possible (while still drawing about 60 times a second).
+    Max,
+}
+
+impl Speed {
+    /// Parses `1`, `2`, `0.5`, `max`; the error names the value and what is allowed.
+    pub fn parse(s: &str) -> Result<Speed> {
+        if s.eq_ignore_ascii_case("max") {
+            return Ok(Speed::Max);
+        }
+        match s.parse::<f64>() {
+            Ok(x) if x.is_finite() && (1.0 / 64.0..=1024.0).contains(&x) => Ok(Speed::Times(x)),
+            _ => bail!("invalid speed {s:?}: expected a number from 1/64 to 1024 or \"max\""),
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Speed::Times(x) => format!("×{x}"),
+            Speed::Max => "max".to_owned(),
+        }
+    }
+}
+
+/// Settings of [`watch`].
+#[derive(Clone, Debug)]
+pub struct WatchOptions {
+    /// Who plays, shown as the playfield's title.
+    pub title: String,
+    /// Initial speed.
+    pub speed: Speed,
+}
+
+/// Watches `player` play on `nes` in the terminal until q / Esc / Ctrl-C. Keys: 1 2 4 set the
+/// speed, m = max, + / - double / halve, space or p pauses, s or . steps one frame while paused.
+pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions) -> Result<()> {
+    let (mut terminal, _guard) = enter("watching")?;
+    let mut speed = options.speed;
+    let mut paused = false;
+    let mut finished: Option<String> = None;
+    // Frames are due at anchor_frame + elapsed × rate; re-anchored on every speed or pause change
+    // so a change never makes the loop "catch up".
+    let mut anchor = (Instant::now(), nes.frame());
+    let mut step_one = false;
+    // Games that ended so far (a movie may hold several).
+    let mut top_outs = 0u32;
+    loop {
+        while event::poll(Duration::ZERO)? {
+            let Event::Key(k) = event::read()? else {
+                continue;
+            };
+            if k.kind == KeyEventKind::Release {
+                continue;
+            }
+            if is_quit(k.code, k.modifiers) {
+                return Ok(());
+            }
+            match k.code {
+                KeyCode::Char('1') => speed = Speed::Times(1.0),
+                KeyCode::Char('2') => speed = Speed::Times(2.0),
+                KeyCode::Char('4') => speed = Speed::Times(4.0),
+                KeyCode::Char('m') | KeyCode::Char('0') => speed = Speed::Max,
+                KeyCode::Char('+') | KeyCode::Char('=') => {
+                    speed = match speed {
+                        Speed::Times(x) if x < 1024.0 => Speed::Times(x * 2.0),
+                        _ => Speed::Max,
+                    }
+                }
+                KeyCode::Char('-') => {
+                    speed = match speed {
+                        Speed::Times(x) => Speed::Times((x / 2.0).max(1.0 / 64.0)),
+                        Speed::Max => Speed::Times(4.0),
+                    }
+                }
+                KeyCode::Char(' ') | KeyCode::Char('p') => paused = !paused,
+                KeyCode::Char('s') | KeyCode::Char('.') if paused => step_one = true,
+                _ => {}
+            }
+            anchor = (Instant::now(), nes.frame());
+        }
+
+        let started = Instant::now();
+        if finished.is_none() {
+            let due = if paused {
+                nes.frame() + u64::from(std::mem::take(&mut step_one))
+            } else {
+                match speed {
+                    Speed::Times(x) => {
+                        anchor.1 + (anchor.0.elapsed().as_secs_f64() * NTSC_FPS * x) as u64
+                    }
+                    Speed::Max => u64::MAX,
+                }
+            };
+            // Never spend more than ~15 ms stepping between two draws: the screen and the keys stay
+            // responsive at any speed, and a slow machine runs slower instead of freezing.
+            while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
+                let Some(line) = player.next_line(nes) else {
+                    finished = Some("end of input".to_owned());
+                    break;
+                };
+                let events = nes.step_line(&line);
+                if events.has(Events::TOP_OUT) {
+                    top_outs += 1;
+                }
+                if events.has(Events::UNSUPPORTED) {
+                    finished = Some(format!(
+                        "engine stopped: {}",
+                        nes.unsupported().unwrap_or("unsupported state")
+                    ));
+                    break;
+                }
+            }
+            if nes.frame() < due && !paused && speed != Speed::Max {
+                // Fell behind real time: drop the debt rather than racing to repay it.
+                anchor = (Instant::now(), nes.frame());
+            }
+        }
+
+        let status = match &finished {
+            Some(why) => format!("finished ({why}) at frame {}; q quits", nes.frame()),
+            None => format!(
+                "{}frame {}  speed {}{}  keys: 1 2 4 m speed, +/- faster/slower, space pause, \
+                 s step, q quit",
+                if top_outs > 0 { "GAME OVER  " } else { "" },
+                nes.frame(),
+                speed.label(),
+                if paused { " (paused)" } else { "" }
+            ),
+        };
+        let target = player.target(nes);
+        terminal.draw(|f| {
+            nes_view::draw(
+                f,
+                nes,
+                &Overlay {
+                    title: &options.title,
+                    status: &status,
+                    target,
+                },
+            );
+        })?;
+        // Wait for a key or the next frame (at most one 60 Hz draw period).
+        let wait = match speed {
+            Speed::Times(x) if !paused && finished.is_none() => {
+                Duration::from_secs_f64((1.0 / (NTSC_FPS * x)).min(1.0 / 60.0))
+            }
+            Speed::Max if !paused && finished.is_none() => Duration::ZERO,
+            _ => Duration::from_millis(50),
+        };
+        event::poll(wait)?;
+    }
+}
+
+/// How long a key counts as held after its last press or repeat when the terminal cannot report
+/// key releases. Terminals send a press, then (after ~250-600 ms) repeats every ~30-50 ms while
+/// held; 150 ms bridges the repeats but not the initial delay, so without release events a held
+/// arrow moves once, pauses, then auto-shifts — a tap stays a single move, which matters more.
+const HOLD_WITHOUT_RELEASE: Duration = Duration::from_millis(150);
+
+/// The NES button a key stands for.
+fn button_for(code: KeyCode) -> Option<Buttons> {
+    Some(match code {
+        KeyCode::Left => Buttons::LEFT,
+        KeyCode::Right => Buttons::RIGHT,
+        KeyCode::Up => Buttons::UP,
+        KeyCode::Down => Buttons::DOWN,
+        KeyCode::Enter => Buttons::START,
+        // Right Shift only arrives with the kitty keyboard protocol; Tab works everywhere.
+        KeyCode::Tab | KeyCode::Modifier(ModifierKeyCode::RightShift) => Buttons::SELECT,
+        KeyCode::Char(c) => match c.to_ascii_lowercase() {
+            'z' | 'a' => Buttons::B,
+            'x' | 's' => Buttons::A,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// A person plays NES Tetris from power-on with the keyboard, in real time: arrows = D-pad, Z or A
+/// = B, X or S = A, Enter = Start, Right Shift or Tab = Select; q / Esc / Ctrl-C quit. The engine
+/// does DAS itself, so the keyboard only reports which buttons are held each frame.
+pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
+    let (mut terminal, mut guard) = enter("playing")?;
+    // Terminals normally report presses and repeats but never releases. Where the terminal speaks
+    // the kitty keyboard protocol, ask for release events (REPORT_EVENT_TYPES) so a key is held
+    // exactly while it is down; otherwise fall back to HOLD_WITHOUT_RELEASE.
+    let releases = matches!(
+        ratatui::crossterm::terminal::supports_keyboard_enhancement(),
+        Ok(true)
+    );
+    if releases {
+        ratatui::crossterm::execute!(
+            std::io::stdout(),
+            PushKeyboardEnhancementFlags(
+                KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
+                    | KeyboardEnhancementFlags::REPORT_EVENT_TYPES
+                    | KeyboardEnhancementFlags::REPORT_ALL_KEYS_AS_ESCAPE_CODES
+            )
+        )?;
+        guard.enhanced = true;
+    }
+    let mut nes = Nes::power_on();
+    nes.set_demo_data(demo);
+    // Per button bit: with releases, Some(_) while down; without, the time of the last press.
+    let mut held: [Option<Instant>; 8] = [None; 8];
+    let start = Instant::now();
+    let title = "you (keyboard)".to_owned();
+    loop {
+        let due = (start.elapsed().as_secs_f64() * NTSC_FPS) as u64;
+        while nes.frame() < due {
+            let now = Instant::now();
+            let mut buttons = 0u8;
+            for (bit, t) in held.iter().enumerate() {
+                if t.is_some_and(|t| releases || now.duration_since(t) < HOLD_WITHOUT_RELEASE) {
+                    buttons |= 1 << bit;
+                }
+            }
+            // The D-pad cannot report opposite directions together.
+            if buttons & 0x03 == 0x03 {
+                buttons &= !0x03;
+            }
+            if buttons & 0x0C == 0x0C {
+                buttons &= !0x0C;
+            }
+            let events = nes.step(Buttons(buttons));
+            if events.has(Events::UNSUPPORTED) {
+                bail!(
+                    "the engine stopped at frame {}: {}",
+                    nes.frame(),
+                    nes.unsupported().unwrap_or("unsupported state")
+                );
+            }
+        }
+        let status = format!(
+            "arrows, Z/A = B, X/S = A, Enter = Start, Tab{} = Select, q quit{}",
+            if releases { " or Right Shift" } else { "" },
+            if releases {
+                ""
+            } else {
+                "  (no key-release events here: keys count as held 150 ms)"
+            }
+        );
+        terminal.draw(|f| {
+            nes_view::draw(
+                f,
+                &nes,
+                &Overlay {
+                    title: &title,
+                    status: &status,
+                    target: None,
+                },
+            );
+        })?;
+        let next = Duration::from_secs_f64((nes.frame() + 1) as f64 / NTSC_FPS);
+        let wait = next.saturating_sub(start.elapsed());
+        if event::poll(wait)? {
+            while event::poll(Duration::ZERO)? {
+                let Event::Key(k) = event::read()? else {
+                    continue;
+                };
+                if k.kind != KeyEventKind::Release && is_quit(k.code, k.modifiers) {
+                    return Ok(());
+                }
+                let Some(b) = button_for(k.code) else {
+                    continue;
+                };
+                let bit = b.0.trailing_zeros() as usize;
+                held[bit] = match k.kind {
+                    KeyEventKind::Release => None,
+                    _ => Some(Instant::now()),
+                };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_parses_numbers_and_max() {
+        assert_eq!(Speed::parse("max").unwrap(), Speed::Max);
+        assert_eq!(Speed::parse("2").unwrap(), Speed::Times(2.0));
+        assert_eq!(Speed::parse("0.5").unwrap(), Speed::Times(0.5));
+        for bad in ["0", "-1", "fast", "NaN", "5000"] {
+            let err = Speed::parse(bad).unwrap_err().to_string();
+            assert!(err.contains(bad) && err.contains("max"), "{err}");
+        }
+    }
+
+    #[test]
+    fn keys_map_to_nes_buttons() {
+        assert_eq!(button_for(KeyCode::Char('Z')), Some(Buttons::B));
+        assert_eq!(button_for(KeyCode::Char('a')), Some(Buttons::B));
+        assert_eq!(button_for(KeyCode::Char('x')), Some(Buttons::A));
+        assert_eq!(button_for(KeyCode::Char('s')), Some(Buttons::A));
+        assert_eq!(button_for(KeyCode::Enter), Some(Buttons::START));
+        assert_eq!(button_for(KeyCode::Tab), Some(Buttons::SELECT));
+        assert_eq!(
+            button_for(KeyCode::Modifier(ModifierKeyCode::RightShift)),
+            Some(Buttons::SELECT)
+        );
+        assert_eq!(button_for(KeyCode::Char('q')), None);
+    }
+
+    #[test]
+    fn movie_player_plays_its_lines_then_stops() {
+        let nes = Nes::power_on();
+        let mut p = MoviePlayer::with_targets(vec![InputLine::new(Buttons::START)], &nes);
+        assert_eq!(p.next_line(&nes).map(|l| l.buttons), Some(Buttons::START));
+        assert!(p.next_line(&nes).is_none());
+    }
+
+    #[test]
+    fn targets_are_where_the_pieces_lock() {
+        let start = Nes::power_on();
+        let config = playfield_nes::autoplay::AutoplayConfig {
+            start_level: 5,
+            max_frames: 6_000,
+            ..Default::default()
+        };
+        let lines: Vec<InputLine> = playfield_nes::autoplay::autoplay_movie(&config)
+            .into_iter()
+            .map(InputLine::new)
+            .collect();
+        let mut player = MoviePlayer::with_targets(lines, &start);
+        assert!(
+            player.locks.len() > 5,
+            "several pieces lock in 6,000 frames"
+        );
+        let mut nes = start;
+        let mut checked = 0;
+        let mut shown: Option<[(i16, i16); 4]> = None;
+        while let Some(line) = player.next_line(&nes) {
+            let before = player.target(&nes);
+            let was = controlled(&nes);
+            nes.step_line(&line);
+            if was && !controlled(&nes) && nes.player.play_state != play_state::GAME_OVER {
+                // The outline shown while the piece fell is exactly where it locked.
+                let cells = ORIENTATIONS[usize::from(nes.player.current_piece)];
+                let p = &nes.player;
+                let locked = cells.map(|m| {
+                    (
+                        i16::from(p.tetrimino_x) + i16::from(m.dx),
+                        i16::from(p.tetrimino_y) + i16::from(m.dy),
+                    )
+                });
+                assert_eq!(shown.or(before), Some(locked), "frame {}", nes.frame());
+                checked += 1;
+            }
+            if before.is_some() {
+                shown = before;
+            }
+            if !controlled(&nes) {
+                shown = None;
+            }
+        }
+        assert!(checked > 5);
+    }
+}
