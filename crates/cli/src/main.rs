@@ -5,6 +5,7 @@ mod minijong;
 mod nes;
 mod nes_play;
 mod nes_watch;
+mod plot;
 mod standard;
 mod tui;
 

@@ -72,6 +72,10 @@ pub struct PlayArgs {
     /// each press or repeat. The other options do not apply; `--rom` only supplies the demo.
     #[arg(long)]
     pub(crate) human: bool,
+    /// Write an SVG chart: for several games the distribution of scores with the mean and its
+    /// 95% interval; for one game its score and level over time.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// One JSON object per game (`score`, `lines`, `level`, `frames`), then a summary.
     #[arg(long)]
     json: bool,
@@ -316,6 +320,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             summary.maxed_out
         )?;
     }
+    if let Some(path) = &args.plot {
+        write_plot(path, args, &results, &summary)?;
+    }
     if let Some(bad) = results
         .iter()
         .find(|r| matches!(r.end, GameEnd::Mismatch(_) | GameEnd::Stopped(_)))
@@ -323,4 +330,49 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         bail!("a game did not finish cleanly: {}", end_text(&bad.end));
     }
     Ok(())
+}
+
+/// `--plot`: a score histogram for several games; score and level over time for one, taken by
+/// replaying the game's recorded input through the engine (exact, and cheap next to the search).
+fn write_plot(
+    path: &std::path::Path,
+    args: &PlayArgs,
+    results: &[GameResult],
+    summary: &Summary,
+) -> Result<()> {
+    let title = format!(
+        "NES Tetris, birken, start level {}, input {}, reaction {}",
+        args.level, args.input, args.reaction
+    );
+    if let [game] = results {
+        let mut nes = playfield_nes::Nes::power_on();
+        let mut samples: Vec<(u64, u32, u8)> = Vec::new();
+        for &buttons in &game.input {
+            nes.step(buttons);
+            if nes.game_mode != playfield_nes::game_mode::PLAY {
+                continue;
+            }
+            let point = (
+                nes.frame(),
+                nes.player.score_decimal(),
+                nes.player.level_number,
+            );
+            if samples
+                .last()
+                .is_none_or(|last| (last.1, last.2) != (point.1, point.2))
+            {
+                samples.push(point);
+            }
+        }
+        if let Some(&(_, score, level)) = samples.last() {
+            samples.push((nes.frame(), score, level));
+        }
+        return crate::plot::score_and_level(path, &samples, &title);
+    }
+    let scores: Vec<u64> = results.iter().map(|r| u64::from(r.score)).collect();
+    let ci = (
+        summary.mean_score - summary.ci95_score,
+        summary.mean_score + summary.ci95_score,
+    );
+    crate::plot::histogram(path, &scores, summary.mean_score, Some(ci), &title, "score")
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -310,7 +310,7 @@ fn bench(a: &BenchArgs) -> Result<()> {
         threads,
     };
     if let Some(path) = &a.plot {
-        write_plot(path, &lines, mean, ci, &describe(a, &config))?;
+        crate::plot::histogram(path, &lines, mean, ci, &describe(a, &config), "lines")?;
     }
     if a.json {
         let out = BenchJson {
@@ -407,108 +407,6 @@ fn describe(a: &BenchArgs, c: &PlayerConfig) -> String {
         let _ = write!(d, " max-lines={m}");
     }
     d
-}
-
-/// A hand-written SVG histogram of lines per game with the mean and its 95% interval.
-fn write_plot(
-    path: &Path,
-    lines: &[u64],
-    mean: f64,
-    ci: Option<(f64, f64)>,
-    title: &str,
-) -> Result<()> {
-    let (w, h) = (720.0, 400.0);
-    let (left, right, top, bottom) = (60.0, 20.0, 40.0, 50.0);
-    let max = lines.iter().copied().max().unwrap_or(0).max(1) as f64;
-    let bins = 20usize;
-    let width = max / bins as f64;
-    let mut counts = vec![0u64; bins];
-    for &l in lines {
-        let b = ((l as f64 / width) as usize).min(bins - 1);
-        counts[b] += 1;
-    }
-    let cmax = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
-    let pw = w - left - right;
-    let ph = h - top - bottom;
-    let x_of = |v: f64| left + v / max * pw;
-    let mut s = String::new();
-    writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    )?;
-    writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
-    let esc = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    writeln!(s, r#"<text x="{left}" y="20">{esc}</text>"#)?;
-    if let Some((lo, hi)) = ci {
-        let (a, b) = (x_of(lo.max(0.0)), x_of(hi.min(max)));
-        writeln!(
-            s,
-            r##"<rect x="{a:.1}" y="{top}" width="{:.1}" height="{ph}" fill="#ffcc80" opacity="0.6"/>"##,
-            (b - a).max(1.0)
-        )?;
-    }
-    for (i, &c) in counts.iter().enumerate() {
-        let bh = c as f64 / cmax * ph;
-        writeln!(
-            s,
-            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a78b5" stroke="white"/>"##,
-            x_of(i as f64 * width),
-            top + ph - bh,
-            pw / bins as f64
-        )?;
-    }
-    let mx = x_of(mean);
-    writeln!(
-        s,
-        r##"<line x1="{mx:.1}" y1="{top}" x2="{mx:.1}" y2="{:.1}" stroke="#d32f2f" stroke-width="2"/>"##,
-        top + ph
-    )?;
-    writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}" fill="#d32f2f">mean {mean:.0}</text>"##,
-        mx + 4.0,
-        top + 14.0
-    )?;
-    // Axes and labels.
-    writeln!(
-        s,
-        r#"<line x1="{left}" y1="{0}" x2="{1}" y2="{0}" stroke="black"/>"#,
-        top + ph,
-        left + pw
-    )?;
-    writeln!(
-        s,
-        r#"<line x1="{left}" y1="{top}" x2="{left}" y2="{}" stroke="black"/>"#,
-        top + ph
-    )?;
-    for t in 0..=4 {
-        let v = max * f64::from(t) / 4.0;
-        writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{v:.0}</text>"#,
-            x_of(v),
-            top + ph + 16.0
-        )?;
-    }
-    writeln!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">lines per game ({} games; shaded: 95% CI of the mean)</text>"#,
-        left + pw / 2.0,
-        h - 12.0,
-        lines.len()
-    )?;
-    writeln!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{cmax:.0}</text>"#,
-        left - 4.0,
-        top + 10.0
-    )?;
-    writeln!(s, "</svg>")?;
-    std::fs::write(path, s).with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }
 
 // ---- Terminal views -------------------------------------------------------------------------

@@ -177,3 +177,38 @@ fn a_file_that_is_not_the_rom_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn plot_writes_a_histogram_for_several_games_and_a_timeline_for_one() {
+    let dir = std::env::temp_dir().join(format!("playfield-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let many = dir.join("many.svg");
+    let one = dir.join("one.svg");
+    for (games, path) in [("3", &many), ("1", &one)] {
+        let out = playfield(
+            &[
+                "nes",
+                "play",
+                "--level",
+                "19",
+                "--games",
+                games,
+                "--max-lines",
+                "4",
+                "--plot",
+                path.to_str().expect("utf-8 path"),
+            ],
+            "2",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let many = std::fs::read_to_string(&many).expect("histogram written");
+    assert!(many.starts_with("<svg") && many.contains("score per game (3 games"));
+    let one = std::fs::read_to_string(&one).expect("timeline written");
+    assert!(one.starts_with("<svg") && one.contains("blue: score") && one.contains("<path d=\"M"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
