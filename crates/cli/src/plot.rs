@@ -5,6 +5,22 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+/// The opening of a chart: the `<svg>` element, a white background and the escaped title.
+fn svg_start(w: f64, h: f64, left: f64, title: &str) -> Result<String> {
+    let mut s = String::new();
+    writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
+    )?;
+    writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
+    let esc = title
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    writeln!(s, r#"<text x="{left}" y="20">{esc}</text>"#)?;
+    Ok(s)
+}
+
 /// A hand-written SVG histogram of one number per game (`unit`: "lines", "score") with the
 /// mean and its 95% interval shaded.
 pub(crate) fn histogram(
@@ -29,17 +45,7 @@ pub(crate) fn histogram(
     let pw = w - left - right;
     let ph = h - top - bottom;
     let x_of = |v: f64| left + v / max * pw;
-    let mut s = String::new();
-    writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    )?;
-    writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
-    let esc = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    writeln!(s, r#"<text x="{left}" y="20">{esc}</text>"#)?;
+    let mut s = svg_start(w, h, left, title)?;
     if let Some((lo, hi)) = ci {
         let (a, b) = (x_of(lo.max(0.0)), x_of(hi.min(max)));
         writeln!(
@@ -134,17 +140,7 @@ pub(crate) fn score_and_level(path: &Path, samples: &[(u64, u32, u8)], title: &s
         }
         d
     };
-    let mut s = String::new();
-    writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    )?;
-    writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
-    let esc = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    writeln!(s, r#"<text x="{left}" y="20">{esc}</text>"#)?;
+    let mut s = svg_start(w, h, left, title)?;
     writeln!(
         s,
         r##"<path d="{}" fill="none" stroke="#4a78b5" stroke-width="2"/>"##,

@@ -140,6 +140,15 @@ struct MenuDriver {
 }
 
 impl MenuDriver {
+    /// A driver at power-on, before any menu.
+    fn new(config: &GameConfig) -> Self {
+        MenuDriver {
+            config: *config,
+            waited: 0,
+            wait: config.menu_wait(),
+        }
+    }
+
     /// The buttons for the next frame, from the engine's state (closed loop). Buttons are pressed
     /// one frame and released the next, so every press is new.
     fn buttons(&mut self, nes: &Nes, prev: Buttons) -> Buttons {
@@ -247,11 +256,7 @@ const OPENING_DELAY_PLAN_AT: i8 = -2;
 #[must_use]
 pub fn start_game(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let mut nes = Nes::power_on();
-    let mut menus = MenuDriver {
-        config: *config,
-        waited: 0,
-        wait: config.menu_wait(),
-    };
+    let mut menus = MenuDriver::new(config);
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
     // The menus take well under 5,000 frames even with the longest wait.
@@ -286,11 +291,7 @@ pub fn play_game(
 ) -> GameResult {
     let mut nes = Nes::power_on();
     let mut ws = Workspace::new();
-    let mut menus = MenuDriver {
-        config: *config,
-        waited: 0,
-        wait: config.menu_wait(),
-    };
+    let mut menus = MenuDriver::new(config);
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
     let mut plan: Option<PiecePlan> = None;
