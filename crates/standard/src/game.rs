@@ -234,7 +234,9 @@ impl Game {
     /// Input "drop": the piece falls as far as it can at once and lands.
     pub fn drop(&mut self) -> Option<Landing> {
         let mut p = self.current?;
-        p.y = self.board.drop_row(p.shape(), p.x, p.y);
+        p.y = self
+            .board
+            .drop_row_above_pile(p.shape(), p.x, p.y, self.board.pile_height());
         self.current = Some(p);
         Some(self.land())
     }
@@ -279,7 +281,9 @@ impl Game {
                 "piece does not fit at the top of that column",
             ));
         }
-        p.y = self.board.drop_row(shape, p.x, p.y);
+        p.y = self
+            .board
+            .drop_row_above_pile(shape, p.x, p.y, self.board.pile_height());
         self.current = Some(p);
         Ok(self.land())
     }

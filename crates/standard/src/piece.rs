@@ -91,7 +91,7 @@ impl Piece {
 
     /// The cells of one orientation (0-based, `orientation < self.orientations()`).
     #[must_use]
-    pub fn shape(self, orientation: u8) -> &'static Shape {
+    pub const fn shape(self, orientation: u8) -> &'static Shape {
         &SHAPES[self as usize][orientation as usize % 4]
     }
 }

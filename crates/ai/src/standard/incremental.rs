@@ -3,7 +3,7 @@
 //! placement that completes rows (or asks for the BCTS-only features) takes the full path.
 
 use super::features::{Features, place_and_measure_with, pop12};
-use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Shape, WIDTH};
+use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Piece, Shape, WIDTH};
 
 const WALLS: u16 = 1 | (1 << (WIDTH + 1));
 const PAIRS: u16 = (1 << (WIDTH + 1)) - 1;
@@ -21,13 +21,41 @@ fn column_wells(cols: &[u32; WIDTH], x: usize, all: u32) -> u32 {
     let me = cols[x];
     let left = if x == 0 { all } else { cols[x - 1] };
     let right = if x == WIDTH - 1 { all } else { cols[x + 1] };
-    let mut w = !me & left & right & all;
+    let w = !me & left & right & all;
+    if w == 0 {
+        return 0;
+    }
+    let height = 32 - me.leading_zeros();
+    // Above the column's top every cell is empty down to the top, so a well cell k rows above it
+    // has a run of k + 1; the usual case is one block of well cells there (a clean well).
+    let above = w.checked_shr(height).unwrap_or(0);
+    let below = w & !u32::MAX.checked_shl(height).unwrap_or(0);
+    let mut sum = 0;
+    if above != 0 {
+        let start = above.trailing_zeros();
+        let block = above >> start;
+        if block & (block + 1) == 0 {
+            let d = 32 - block.leading_zeros();
+            sum += d * start + d * (d + 1) / 2;
+        } else {
+            sum += runs_of_well_cells(me, above << height);
+        }
+    }
+    if below != 0 {
+        sum += runs_of_well_cells(me, below);
+    }
+    sum
+}
+
+/// For each well cell in `w` (column bits), the run of empty cells of the column `me` from it
+/// down to the first filled cell or the floor.
+#[inline]
+fn runs_of_well_cells(me: u32, mut w: u32) -> u32 {
     let mut sum = 0;
     while w != 0 {
         let y = w.trailing_zeros();
         w &= w - 1;
         let below = me & ((1u32 << y) - 1);
-        // Empty run from row y down to the first filled cell (or the floor).
         sum += if below == 0 {
             y + 1
         } else {
@@ -43,6 +71,85 @@ fn column_holes(col: u32) -> u32 {
     (32 - col.leading_zeros()) - col.count_ones()
 }
 
+/// Column transitions of one column (bit y = row y): the floor counts filled, the sky empty.
+#[inline]
+fn column_transitions(col: u32) -> u32 {
+    let e = (u64::from(col) << 1) | 1;
+    (e ^ (e >> 1)).count_ones()
+}
+
+/// A shape seen column by column, computed once per orientation and decision so each placement
+/// touches only the columns it covers.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeProfile {
+    /// The shape.
+    pub shape: &'static Shape,
+    /// Columns spanned.
+    width: usize,
+    /// Rows spanned.
+    rows: usize,
+    /// Cells of each spanned column, bit k = row `dy_min + k`.
+    col_bits: [u32; 4],
+    /// Lowest cell offset of each spanned column (relative to the origin).
+    col_low: [i32; 4],
+    /// Cells in each spanned column.
+    col_cells: [u32; 4],
+}
+
+impl ShapeProfile {
+    /// The profile of `shape`.
+    #[must_use]
+    pub const fn new(shape: &'static Shape) -> Self {
+        let mut col_bits = [0u32; 4];
+        let mut col_low = [i32::MAX; 4];
+        let mut i = 0;
+        while i < 4 {
+            let (dx, dy) = shape.cells[i];
+            let c = (dx - shape.dx_min) as usize;
+            col_bits[c] |= 1 << (dy - shape.dy_min);
+            if (dy as i32) < col_low[c] {
+                col_low[c] = dy as i32;
+            }
+            i += 1;
+        }
+        ShapeProfile {
+            shape,
+            width: (shape.dx_max - shape.dx_min + 1) as usize,
+            rows: shape.rows(),
+            col_bits,
+            col_low,
+            col_cells: [
+                col_bits[0].count_ones(),
+                col_bits[1].count_ones(),
+                col_bits[2].count_ones(),
+                col_bits[3].count_ones(),
+            ],
+        }
+    }
+
+    /// The profile of `piece` in `orientation` (from a table built at compile time).
+    #[inline]
+    #[must_use]
+    pub fn of(piece: Piece, orientation: u8) -> &'static ShapeProfile {
+        &PROFILES[piece as usize][usize::from(orientation) % 4]
+    }
+}
+
+static PROFILES: [[ShapeProfile; 4]; 7] = {
+    let mut out = [[ShapeProfile::new(Piece::O.shape(0)); 4]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let piece = Piece::ALL[k];
+        let mut r = 0;
+        while r < 4 {
+            out[piece as usize][r] = ShapeProfile::new(piece.shape(r as u8));
+            r += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// A board prepared for evaluating many placements on it.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -50,12 +157,20 @@ pub struct Prepared {
     pile_height: usize,
     all: u32,
     cols: [u32; WIDTH],
+    heights: [i32; WIDTH],
     row_trans: [u8; MAX_HEIGHT],
+    col_trans: [u8; WIDTH],
     row_trans_total: u32,
     col_trans_total: u32,
     holes: u32,
     wells_by_col: [u32; WIDTH],
     wells: u32,
+    /// Holes of each column (BCTS hole depth).
+    holes_by_col: [u32; WIDTH],
+    /// BCTS hole depth of the whole board.
+    hole_depth: u32,
+    /// Bit y set when row y has a hole (BCTS rows with holes).
+    hole_rows: u32,
 }
 
 impl Prepared {
@@ -68,14 +183,10 @@ impl Prepared {
         let mut cols = [0u32; WIDTH];
         let mut row_trans = [2u8; MAX_HEIGHT];
         let mut row_trans_total = 2 * (h - ph) as u32;
-        let mut col_trans_total = pop12(!r[0] & FULL_ROW);
-        for y in 0..ph {
-            let row = r[y];
+        for (y, &row) in r[..ph].iter().enumerate() {
             let t = row_transitions(row);
             row_trans[y] = t as u8;
             row_trans_total += t;
-            let above = if y + 1 < h { r[y + 1] } else { 0 };
-            col_trans_total += pop12(row ^ above);
             let mut bits = row;
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;
@@ -85,22 +196,46 @@ impl Prepared {
         }
         let all = if h >= 32 { u32::MAX } else { (1u32 << h) - 1 };
         let mut wells_by_col = [0u32; WIDTH];
+        let mut col_trans = [0u8; WIDTH];
+        let mut heights = [0i32; WIDTH];
         let mut holes = 0;
+        let mut col_trans_total = 0;
+        let mut holes_by_col = [0u32; WIDTH];
+        let mut hole_depth = 0;
+        let mut hole_rows = 0;
         for x in 0..WIDTH {
             wells_by_col[x] = column_wells(&cols, x, all);
-            holes += column_holes(cols[x]);
+            holes_by_col[x] = column_holes(cols[x]);
+            holes += holes_by_col[x];
+            let col = cols[x];
+            let mut hole_bits = !col & !u32::MAX.checked_shl(32 - col.leading_zeros()).unwrap_or(0);
+            hole_rows |= hole_bits;
+            while hole_bits != 0 {
+                let y = hole_bits.trailing_zeros();
+                hole_bits &= hole_bits - 1;
+                hole_depth += (col >> y).count_ones();
+            }
+            let t = column_transitions(cols[x]);
+            col_trans[x] = t as u8;
+            col_trans_total += t;
+            heights[x] = (32 - cols[x].leading_zeros()) as i32;
         }
         Prepared {
             board: *board,
             pile_height: ph,
             all,
             cols,
+            heights,
             row_trans,
+            col_trans,
             row_trans_total,
             col_trans_total,
             holes,
             wells_by_col,
             wells: wells_by_col.iter().sum(),
+            holes_by_col,
+            hole_depth,
+            hole_rows,
         }
     }
 
@@ -116,68 +251,106 @@ impl Prepared {
         self.pile_height
     }
 
+    /// Column heights (top filled row + 1, 0 for an empty column).
+    #[must_use]
+    pub const fn heights(&self) -> &[i32; WIDTH] {
+        &self.heights
+    }
+
+    /// The origin row where `profile`'s shape lands when dropped straight down in column `ox`
+    /// from a position entirely above the pile: it rests on the highest column top it meets.
+    #[inline]
+    #[must_use]
+    pub fn landing_row_above_pile(&self, profile: &ShapeProfile, ox: i32) -> i32 {
+        let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+        let mut y = i32::MIN;
+        for c in 0..profile.width {
+            y = y.max(self.heights[left + c] - profile.col_low[c]);
+        }
+        y
+    }
+
     /// Features of `shape` landed at (`ox`, `oy`); equal to [`super::features::place_and_measure`].
     #[inline]
     #[must_use]
-    pub fn features(&self, shape: &Shape, ox: i32, oy: i32, deep: bool) -> Features {
-        let left = ox + i32::from(shape.dx_min);
+    pub fn features(&self, shape: &'static Shape, ox: i32, oy: i32, deep: bool) -> Features {
+        self.features_of(&ShapeProfile::new(shape), ox, oy, deep)
+    }
+
+    /// [`Prepared::features`] with the shape's profile from [`ShapeProfile::of`].
+    #[inline(always)]
+    #[must_use]
+    pub fn features_of(&self, profile: &ShapeProfile, ox: i32, oy: i32, deep: bool) -> Features {
+        match self.features_without_rows(profile, ox, oy, deep) {
+            Some(f) => f,
+            None => {
+                place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep).1
+            }
+        }
+    }
+
+    /// Features of a placement that completes no row, from the terms of the rows and columns it
+    /// touches; `None` if it completes a row (everything above moves), or if `deep` features are
+    /// asked for and the piece is tucked under an overhang.
+    #[inline(always)]
+    fn features_without_rows(
+        &self,
+        profile: &ShapeProfile,
+        ox: i32,
+        oy: i32,
+        deep: bool,
+    ) -> Option<Features> {
+        let shape = profile.shape;
+        let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
-        let n = shape.rows();
         let r = self.board.rows();
-        let h = r.len();
-        let mut new_rows = [0u16; 4];
-        let mut full = false;
-        for i in 0..n {
-            new_rows[i] = r[bottom + i] | (shape.masks[i] << left);
-            full |= new_rows[i] == FULL_ROW;
-        }
-        if full || deep {
-            return place_and_measure_with(&self.board, self.pile_height, shape, ox, oy, deep).1;
-        }
-        let top = bottom + n; // first row above the piece
         // Row transitions: only the piece's rows change.
         let mut rt = self.row_trans_total;
-        for (i, &row) in new_rows[..n].iter().enumerate() {
-            rt = rt + row_transitions(row) - u32::from(self.row_trans[bottom + i]);
-        }
-        // Column transitions: the pairs (y, y + 1) for y from bottom - 1 to top - 1, and the
-        // floor term when the piece touches row 0.
-        let new_row = |y: usize| -> u16 {
-            if y >= h {
-                0
-            } else if y >= bottom && y < top {
-                new_rows[y - bottom]
-            } else {
-                r[y]
+        for (i, &mask) in shape.masks[..profile.rows].iter().enumerate() {
+            let y = bottom + i;
+            let row = r[y] | (mask << left);
+            if row == FULL_ROW {
+                return None;
             }
-        };
-        let old_row = |y: usize| -> u16 { if y >= h { 0 } else { r[y] } };
-        let mut ct = self.col_trans_total;
-        let first = bottom.saturating_sub(1);
-        for y in first..top {
-            ct = ct + pop12(new_row(y) ^ new_row(y + 1)) - pop12(old_row(y) ^ old_row(y + 1));
+            rt = rt + row_transitions(row) - u32::from(self.row_trans[y]);
         }
-        if bottom == 0 {
-            ct = ct + pop12(!new_rows[0] & FULL_ROW) - pop12(!r[0] & FULL_ROW);
-        }
-        // Columns: holes and wells change only in and next to the piece's columns.
+        // Columns: transitions and holes change only in the piece's columns, wells also next to
+        // them. A piece column's cells are contiguous; resting `gap` rows above the column's top
+        // they add `gap` holes and, if `gap` > 0, two transitions (gap to piece, piece to sky).
         let mut cols = self.cols;
-        for &(dx, dy) in &shape.cells {
-            cols[(ox + i32::from(dx)) as usize] |= 1 << (oy + i32::from(dy));
-        }
-        let lo = left as usize;
-        let hi = (ox + i32::from(shape.dx_max)) as usize;
-        // Holes = sum over columns of (height - filled cells); the piece adds 4 cells.
+        let mut ct = self.col_trans_total;
         let mut holes = self.holes;
-        for (new, old) in cols[lo..=hi].iter().zip(&self.cols[lo..=hi]) {
-            holes += (32 - new.leading_zeros()) - (32 - old.leading_zeros());
+        let mut hole_depth = self.hole_depth;
+        let mut hole_rows = self.hole_rows;
+        for c in 0..profile.width {
+            let x = left + c;
+            let old = cols[x];
+            let new = old | (profile.col_bits[c] << bottom);
+            cols[x] = new;
+            let gap = oy + profile.col_low[c] - self.heights[x];
+            if gap >= 0 {
+                holes += gap as u32;
+                ct += 2 * u32::from(gap > 0);
+                if deep {
+                    // Every hole of the column, old or new, now has the piece's cells above it.
+                    hole_depth += profile.col_cells[c] * (self.holes_by_col[x] + gap as u32);
+                    let lowest = (oy + profile.col_low[c]) as u32;
+                    hole_rows |= ((1u32 << lowest) - 1) & !((1u32 << self.heights[x]) - 1);
+                }
+            } else if deep {
+                return None;
+            } else {
+                // Tucked under an overhang (standard model only).
+                ct = ct + column_transitions(new) - u32::from(self.col_trans[x]);
+                holes = holes + old.leading_zeros() - new.leading_zeros() - profile.col_cells[c];
+            }
         }
-        holes -= 4;
+        let hi = left + profile.width - 1;
         let mut wells = self.wells;
-        for x in lo.saturating_sub(1)..=(hi + 1).min(WIDTH - 1) {
+        for x in left.saturating_sub(1)..=(hi + 1).min(WIDTH - 1) {
             wells = wells + column_wells(&cols, x, self.all) - self.wells_by_col[x];
         }
-        Features {
+        Some(Features {
             landing_height: f64::from(oy + 1) + f64::from(shape.dy_min + shape.dy_max) * 0.5,
             eroded_cells: 0,
             rows_completed: 0,
@@ -185,9 +358,9 @@ impl Prepared {
             column_transitions: ct,
             holes,
             wells,
-            hole_depth: 0,
-            rows_with_holes: 0,
-        }
+            hole_depth: if deep { hole_depth } else { 0 },
+            rows_with_holes: if deep { hole_rows.count_ones() } else { 0 },
+        })
     }
 }
 
@@ -197,6 +370,26 @@ mod tests {
     use crate::standard::features::place_and_measure;
     use crate::standard::moves::{MoveModel, placements};
     use playfield_standard::{Piece, SplitMix64};
+
+    #[test]
+    fn piece_columns_are_contiguous_and_tabled() {
+        // The gap rule for holes and transitions relies on this.
+        for piece in Piece::ALL {
+            for r in 0..piece.orientations() {
+                let p = ShapeProfile::of(piece, r);
+                assert_eq!(p.shape, piece.shape(r));
+                let mut cells = 0;
+                for c in 0..p.width {
+                    let bits = p.col_bits[c];
+                    assert_ne!(bits, 0);
+                    let run = bits >> bits.trailing_zeros();
+                    assert_eq!(run & (run + 1), 0, "{piece} {r} column {c}");
+                    cells += p.col_cells[c];
+                }
+                assert_eq!(cells, 4);
+            }
+        }
+    }
 
     #[test]
     fn incremental_features_equal_full_features() {

@@ -1,5 +1,6 @@
 //! Move models: which placements a player considers for a piece.
 
+use super::incremental::{Prepared, ShapeProfile};
 use playfield_standard::{Board, Piece, WIDTH};
 use std::fmt;
 use std::str::FromStr;
@@ -118,31 +119,17 @@ pub fn spawn_y(board: &Board) -> i32 {
 /// All placements of a new `piece` on `board` under `model`. Empty if the piece cannot appear.
 #[must_use]
 pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
+    placements_on(&Prepared::new(board), piece, model)
+}
+
+/// [`placements`] on a prepared board (its column heights give the landing rows).
+#[must_use]
+pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placements {
+    let board = prep.board();
     let mut out = Placements::default();
     let sx = spawn_x();
     let sy = spawn_y(board);
-    let ph = board.pile_height();
-    // Column heights (top filled row + 1): a piece entirely above the pile lands where its lowest
-    // cell meets a column top, without testing row by row.
-    let mut heights = [0i32; WIDTH];
-    for (y, &row) in board.rows()[..ph].iter().enumerate() {
-        let mut bits = row;
-        while bits != 0 {
-            heights[bits.trailing_zeros() as usize] = y as i32 + 1;
-            bits &= bits - 1;
-        }
-    }
-    let land = |s: &playfield_standard::Shape, x: i32, from: i32| -> i32 {
-        if from + i32::from(s.dy_min) >= ph as i32 {
-            s.cells
-                .iter()
-                .map(|&(dx, dy)| heights[(x + i32::from(dx)) as usize] - i32::from(dy))
-                .max()
-                .unwrap_or(from)
-        } else {
-            board.drop_row(s, x, from)
-        }
-    };
+    let ph = prep.pile_height() as i32;
     let s0 = piece.shape(0);
     if !board.fits(s0, sx, sy) {
         // The piece cannot appear: the game is over.
@@ -166,19 +153,33 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
                 if !board.fits(s, sx, oy) {
                     break;
                 }
-                let mut lo = sx;
-                while board.fits(s, lo - 1, oy) {
-                    lo -= 1;
-                }
-                let mut hi = sx;
-                while board.fits(s, hi + 1, oy) {
-                    hi += 1;
-                }
+                let profile = ShapeProfile::of(piece, r);
+                // Entirely above the pile, only the walls stop a slide and the drop ends on the
+                // column tops; otherwise test row by row.
+                let above = oy + i32::from(s.dy_min) >= ph;
+                let (lo, hi) = if above {
+                    (-i32::from(s.dx_min), WIDTH as i32 - 1 - i32::from(s.dx_max))
+                } else {
+                    let mut lo = sx;
+                    while board.fits(s, lo - 1, oy) {
+                        lo -= 1;
+                    }
+                    let mut hi = sx;
+                    while board.fits(s, hi + 1, oy) {
+                        hi += 1;
+                    }
+                    (lo, hi)
+                };
                 for x in lo..=hi {
+                    let y = if above {
+                        prep.landing_row_above_pile(profile, x)
+                    } else {
+                        board.drop_row(s, x, oy)
+                    };
                     out.push(Placement {
                         orientation: r,
                         x,
-                        y: land(s, x, oy),
+                        y,
                         forced: false,
                     });
                 }
@@ -187,16 +188,23 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
         MoveModel::Simplified => {
             for r in 0..piece.orientations() {
                 let s = piece.shape(r);
+                let profile = ShapeProfile::of(piece, r);
                 let top = sy - i32::from(s.dy_max);
+                let above = top + i32::from(s.dy_min) >= ph;
                 for x in -i32::from(s.dx_min)..WIDTH as i32 - i32::from(s.dx_max) {
-                    if board.fits(s, x, top) {
-                        out.push(Placement {
-                            orientation: r,
-                            x,
-                            y: land(s, x, top),
-                            forced: false,
-                        });
-                    }
+                    let y = if above {
+                        prep.landing_row_above_pile(profile, x)
+                    } else if board.fits(s, x, top) {
+                        board.drop_row(s, x, top)
+                    } else {
+                        continue;
+                    };
+                    out.push(Placement {
+                        orientation: r,
+                        x,
+                        y,
+                        forced: false,
+                    });
                 }
             }
         }

@@ -1,10 +1,10 @@
 //! The player: picks a placement with an evaluator and a move model, and plays it with the
 //! game's own inputs.
 
-use super::evaluator::{Evaluator, Weights};
+use super::evaluator::{DoubledWeights, Evaluator, Weights};
 use super::features::place_and_measure_with;
-use super::incremental::Prepared;
-use super::moves::{MoveModel, Placement, placements, spawn_x, spawn_y};
+use super::incremental::{Prepared, ShapeProfile};
+use super::moves::{MoveModel, Placement, placements_on, spawn_x, spawn_y};
 use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
 
 /// How a player plays.
@@ -77,6 +77,13 @@ fn spawn_region_clear(board: &Board) -> bool {
 pub struct Player {
     config: PlayerConfig,
     deep: bool,
+    /// The weights in integer form when that is exact (the fast path for Dellacherie).
+    doubled: Option<DoubledWeights>,
+}
+
+/// The profiles of a piece's orientations.
+fn profiles(piece: Piece) -> [&'static ShapeProfile; 4] {
+    std::array::from_fn(|r| ShapeProfile::of(piece, r as u8))
 }
 
 impl Player {
@@ -86,6 +93,7 @@ impl Player {
         Player {
             config,
             deep: config.weights.deep(),
+            doubled: config.weights.doubled(),
         }
     }
 
@@ -97,12 +105,12 @@ impl Player {
 
     /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
     fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
-        let list = placements(board, piece, self.config.model);
         let prep = Prepared::new(board);
+        let list = placements_on(&prep, piece, self.config.model);
+        let profiles = profiles(piece);
         let mut best = REALLY_BAD;
         for p in list.as_slice() {
-            let shape = piece.shape(p.orientation);
-            let f = prep.features(shape, p.x, p.y, self.deep);
+            let f = prep.features_of(profiles[usize::from(p.orientation)], p.x, p.y, self.deep);
             best = best.max(self.config.weights.rate(&f));
         }
         best
@@ -112,20 +120,37 @@ impl Player {
     /// lookahead 2). `None` if the piece cannot appear.
     #[must_use]
     pub fn choose(&self, board: &Board, piece: Piece, next: Option<Piece>) -> Option<Placement> {
-        let list = placements(board, piece, self.config.model);
-        let ph = board.pile_height();
         let prep = Prepared::new(board);
+        let list = placements_on(&prep, piece, self.config.model);
+        if let [only] = list.as_slice()
+            && only.forced
+        {
+            return Some(*only);
+        }
+        let ph = prep.pile_height();
+        let profiles = profiles(piece);
         // The board after each placement is needed only to look further or to check the spawn.
         let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
         let sx = spawn_x();
+        if !need_board && let Some(doubled) = self.doubled {
+            // Integer ratings: same choice as the general loop below, compared faster.
+            let mut best: Option<(i32, i32, Placement)> = None;
+            for &p in list.as_slice() {
+                let profile = profiles[usize::from(p.orientation)];
+                let rating = doubled.rate_twice(&prep.features_of(profile, p.x, p.y, self.deep));
+                let priority = p.priority(sx);
+                if best.is_none_or(|(br, bp, _)| rating > br || (rating == br && priority > bp)) {
+                    best = Some((rating, priority, p));
+                }
+            }
+            return best.map(|b| b.2);
+        }
         // (avoids game end, rating, priority) compared as Fahey does: strictly better rating, or
         // equal rating and strictly higher priority.
         let mut best: Option<(bool, f64, i32, Placement)> = None;
         for &p in list.as_slice() {
-            if p.forced {
-                return Some(p);
-            }
-            let shape = piece.shape(p.orientation);
+            let profile = profiles[usize::from(p.orientation)];
+            let shape = profile.shape;
             let mut safe = true;
             let mut rating;
             if need_board {
@@ -141,7 +166,7 @@ impl Player {
                 rating = self
                     .config
                     .weights
-                    .rate(&prep.features(shape, p.x, p.y, self.deep));
+                    .rate(&prep.features_of(profile, p.x, p.y, self.deep));
             }
             let priority = p.priority(sx);
             let better = match best {
@@ -340,5 +365,46 @@ mod tests {
             assert!(r.lines > 0);
             assert!(r.capped || r.ended.is_some());
         }
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+    use playfield_standard::{FULL_ROW, SplitMix64};
+
+    #[test]
+    fn integer_ratings_choose_what_double_ratings_choose() {
+        let mut rng = SplitMix64::new(21);
+        let mut compared = 0;
+        for _ in 0..4000 {
+            let h = 4 + (rng.next_u64() % 17) as usize;
+            let ph = (rng.next_u64() % (h as u64 - 1)) as usize;
+            let rows: Vec<u16> = (0..ph)
+                .map(|_| {
+                    (rng.next_u64() as u16 | rng.next_u64() as u16)
+                        & FULL_ROW
+                        & !(1 << (rng.next_u64() % 10))
+                })
+                .collect();
+            let board = Board::from_rows(h, &rows).unwrap();
+            for model in [MoveModel::Standard, MoveModel::Simplified] {
+                let fast = Player::new(PlayerConfig::new(Evaluator::Dellacherie, model));
+                assert!(fast.doubled.is_some());
+                let general = Player {
+                    doubled: None,
+                    ..fast
+                };
+                for piece in Piece::ALL {
+                    assert_eq!(
+                        fast.choose(&board, piece, None),
+                        general.choose(&board, piece, None),
+                        "{rows:?} {piece} {model}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 4000 * 2 * 7);
     }
 }
