@@ -67,6 +67,12 @@ pub struct DoubledWeights {
 }
 
 impl DoubledWeights {
+    /// The wells weight (doubled).
+    #[must_use]
+    pub const fn wells_weight(&self) -> i32 {
+        self.wells
+    }
+
     /// Twice the rating of one placement.
     #[inline]
     #[must_use]

@@ -2,6 +2,7 @@
 //! each placement that completes no row only recomputes the rows and columns it touches. A
 //! placement that completes rows (or asks for the BCTS-only features) takes the full path.
 
+use super::evaluator::DoubledWeights;
 use super::features::{Features, place_and_measure_with, pop12};
 use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Piece, Shape, WIDTH};
 
@@ -300,6 +301,64 @@ impl Prepared {
         oy: i32,
         deep: bool,
     ) -> Option<Features> {
+        let (mut f, cols) = self.features_but_wells(profile, ox, oy, deep)?;
+        f.wells = self.wells_after(profile, ox, &cols);
+        Some(f)
+    }
+
+    /// Twice the rating of a placement under `weights` (as `weights.rate_twice` of its
+    /// features), or `None` if it is certainly below `at_least`: every term but the wells is
+    /// computed first, and the wells can only be lower bounded by those of the columns the piece
+    /// does not touch, since a column's wells only grow when a neighbour gains cells.
+    #[inline(always)]
+    pub fn rate_twice_at_least(
+        &self,
+        weights: &DoubledWeights,
+        profile: &ShapeProfile,
+        ox: i32,
+        oy: i32,
+        deep: bool,
+        at_least: i32,
+    ) -> Option<i32> {
+        let Some((mut f, cols)) = self.features_but_wells(profile, ox, oy, deep) else {
+            let f =
+                place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep)
+                    .1;
+            return Some(weights.rate_twice(&f));
+        };
+        if weights.wells_weight() <= 0 {
+            let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+            let piece_cols = &self.wells_by_col[left..left + profile.width];
+            f.wells = self.wells - piece_cols.iter().sum::<u32>();
+            if weights.rate_twice(&f) < at_least {
+                return None;
+            }
+        }
+        f.wells = self.wells_after(profile, ox, &cols);
+        Some(weights.rate_twice(&f))
+    }
+
+    /// The board's wells after the piece changed the columns to `cols`.
+    #[inline(always)]
+    fn wells_after(&self, profile: &ShapeProfile, ox: i32, cols: &[u32; WIDTH]) -> u32 {
+        let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+        let hi = left + profile.width - 1;
+        let mut wells = self.wells;
+        for x in left.saturating_sub(1)..=(hi + 1).min(WIDTH - 1) {
+            wells = wells + column_wells(cols, x, self.all) - self.wells_by_col[x];
+        }
+        wells
+    }
+
+    /// Features of a placement that completes no row, wells left out, and the columns after it.
+    #[inline(always)]
+    fn features_but_wells(
+        &self,
+        profile: &ShapeProfile,
+        ox: i32,
+        oy: i32,
+        deep: bool,
+    ) -> Option<(Features, [u32; WIDTH])> {
         let shape = profile.shape;
         let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
@@ -345,22 +404,18 @@ impl Prepared {
                 holes = holes + old.leading_zeros() - new.leading_zeros() - profile.col_cells[c];
             }
         }
-        let hi = left + profile.width - 1;
-        let mut wells = self.wells;
-        for x in left.saturating_sub(1)..=(hi + 1).min(WIDTH - 1) {
-            wells = wells + column_wells(&cols, x, self.all) - self.wells_by_col[x];
-        }
-        Some(Features {
+        let f = Features {
             landing_height: f64::from(oy + 1) + f64::from(shape.dy_min + shape.dy_max) * 0.5,
             eroded_cells: 0,
             rows_completed: 0,
             row_transitions: rt,
             column_transitions: ct,
             holes,
-            wells,
+            wells: 0,
             hole_depth: if deep { hole_depth } else { 0 },
             rows_with_holes: if deep { hole_rows.count_ones() } else { 0 },
-        })
+        };
+        Some((f, cols))
     }
 }
 

@@ -125,26 +125,42 @@ pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
 /// [`placements`] on a prepared board (its column heights give the landing rows).
 #[must_use]
 pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placements {
-    let board = prep.board();
     let mut out = Placements::default();
+    for_each_placement(prep, piece, model, |p, _| out.push(p));
+    out
+}
+
+/// Calls `visit` with each placement of [`placements_on`], in the same order, and the profile of
+/// its orientation (the search's hot loop, without a list in between).
+#[inline(always)]
+pub fn for_each_placement(
+    prep: &Prepared,
+    piece: Piece,
+    model: MoveModel,
+    mut visit: impl FnMut(Placement, &'static ShapeProfile),
+) {
+    let board = prep.board();
     let sx = spawn_x();
     let sy = spawn_y(board);
     let ph = prep.pile_height() as i32;
     let s0 = piece.shape(0);
     if !board.fits(s0, sx, sy) {
         // The piece cannot appear: the game is over.
-        return out;
+        return;
     }
     match model {
         MoveModel::Standard => {
             if !board.fits(s0, sx, sy - 1) {
-                out.push(Placement {
-                    orientation: 0,
-                    x: sx,
-                    y: sy,
-                    forced: true,
-                });
-                return out;
+                visit(
+                    Placement {
+                        orientation: 0,
+                        x: sx,
+                        y: sy,
+                        forced: true,
+                    },
+                    ShapeProfile::of(piece, 0),
+                );
+                return;
             }
             let oy = sy - 1;
             for r in 0..piece.orientations() {
@@ -176,12 +192,15 @@ pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placeme
                     } else {
                         board.drop_row(s, x, oy)
                     };
-                    out.push(Placement {
-                        orientation: r,
-                        x,
-                        y,
-                        forced: false,
-                    });
+                    visit(
+                        Placement {
+                            orientation: r,
+                            x,
+                            y,
+                            forced: false,
+                        },
+                        profile,
+                    );
                 }
             }
         }
@@ -199,17 +218,19 @@ pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placeme
                     } else {
                         continue;
                     };
-                    out.push(Placement {
-                        orientation: r,
-                        x,
-                        y,
-                        forced: false,
-                    });
+                    visit(
+                        Placement {
+                            orientation: r,
+                            x,
+                            y,
+                            forced: false,
+                        },
+                        profile,
+                    );
                 }
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::evaluator::{DoubledWeights, Evaluator, Weights};
 use super::features::place_and_measure_with;
 use super::incremental::{Prepared, ShapeProfile};
-use super::moves::{MoveModel, Placement, placements_on, spawn_x, spawn_y};
+use super::moves::{MoveModel, Placement, for_each_placement, placements_on, spawn_x, spawn_y};
 use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
 
 /// How a player plays.
@@ -121,6 +121,37 @@ impl Player {
     #[must_use]
     pub fn choose(&self, board: &Board, piece: Piece, next: Option<Piece>) -> Option<Placement> {
         let prep = Prepared::new(board);
+        let sx = spawn_x();
+        // The board after each placement is needed only to look further or to check the spawn.
+        let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
+        if !need_board && let Some(doubled) = self.doubled {
+            // Integer ratings: the same choice as the general loop below, found faster.
+            let mut best: Option<(i32, i32, Placement)> = None;
+            for_each_placement(&prep, piece, self.config.model, |p, profile| {
+                if p.forced {
+                    // The only placement there is.
+                    best = Some((0, 0, p));
+                    return;
+                }
+                let priority = p.priority(sx);
+                // The rating this placement needs to win: more than the best, or as much with a
+                // higher priority.
+                let at_least = best.map_or(i32::MIN, |(br, bp, _)| {
+                    if priority > bp {
+                        br
+                    } else {
+                        br.saturating_add(1)
+                    }
+                });
+                if let Some(rating) =
+                    prep.rate_twice_at_least(&doubled, profile, p.x, p.y, self.deep, at_least)
+                    && rating >= at_least
+                {
+                    best = Some((rating, priority, p));
+                }
+            });
+            return best.map(|b| b.2);
+        }
         let list = placements_on(&prep, piece, self.config.model);
         if let [only] = list.as_slice()
             && only.forced
@@ -129,24 +160,6 @@ impl Player {
         }
         let ph = prep.pile_height();
         let profiles = profiles(piece);
-        // The board after each placement is needed only to look further or to check the spawn.
-        let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
-        let sx = spawn_x();
-        if !need_board && let Some(doubled) = self.doubled {
-            // Integer ratings: same choice as the general loop below, compared faster.
-            let mut best: Option<(i32, i32, Placement)> = None;
-            for &p in list.as_slice() {
-                let profile = profiles[usize::from(p.orientation)];
-                let rating = doubled.rate_twice(&prep.features_of(profile, p.x, p.y, self.deep));
-                let priority = p.priority(sx);
-                if best.is_none_or(|(br, bp, _)| rating > br || (rating == br && priority > bp)) {
-                    best = Some((rating, priority, p));
-                }
-            }
-            return best.map(|b| b.2);
-        }
-        // (avoids game end, rating, priority) compared as Fahey does: strictly better rating, or
-        // equal rating and strictly higher priority.
         let mut best: Option<(bool, f64, i32, Placement)> = None;
         for &p in list.as_slice() {
             let profile = profiles[usize::from(p.orientation)];
