@@ -38,7 +38,7 @@ impl Weights {
     #[inline]
     #[must_use]
     pub fn rate(&self, f: &Features) -> f64 {
-        self.landing_height * f.landing_height
+        self.landing_height * f.landing_height()
             + self.eroded_cells * f64::from(f.eroded_cells)
             + self.rows_completed * f64::from(f.rows_completed)
             + self.row_transitions * f64::from(f.row_transitions)
@@ -77,9 +77,7 @@ impl DoubledWeights {
     #[inline]
     #[must_use]
     pub fn rate_twice(&self, f: &Features) -> i32 {
-        // Landing heights are multiples of one half.
-        let landing_twice = (f.landing_height * 2.0) as i32;
-        self.landing_height * landing_twice
+        self.landing_height * f.landing_height_twice
             + self.eroded_cells * f.eroded_cells as i32
             + self.rows_completed * f.rows_completed as i32
             + self.row_transitions * f.row_transitions as i32
@@ -238,7 +236,7 @@ mod tests {
     #[test]
     fn dellacherie_rating_is_the_stated_sum() {
         let f = Features {
-            landing_height: 2.5,
+            landing_height_twice: 5,
             eroded_cells: 4,
             rows_completed: 1,
             row_transitions: 10,

@@ -25,8 +25,9 @@ pub(crate) fn pop12(x: u16) -> u32 {
 /// Features of one placement: the piece's landing and the board after completed rows collapse.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Features {
-    /// Middle of the landed piece's rows, rows numbered 1 (bottom) up, as Fahey computes it.
-    pub landing_height: f64,
+    /// Twice the middle of the landed piece's rows, rows numbered 1 (bottom) up (Fahey's landing
+    /// height is a multiple of one half; see [`Features::landing_height`]).
+    pub landing_height_twice: i32,
     /// Rows completed by the piece times the piece's cells in those rows.
     pub eroded_cells: u32,
     /// Rows completed by the piece.
@@ -44,6 +45,22 @@ pub struct Features {
     pub hole_depth: u32,
     /// Rows with at least one hole (BCTS).
     pub rows_with_holes: u32,
+}
+
+impl Features {
+    /// Middle of the landed piece's rows, rows numbered 1 (bottom) up, as Fahey computes it.
+    #[inline]
+    #[must_use]
+    pub fn landing_height(&self) -> f64 {
+        f64::from(self.landing_height_twice) * 0.5
+    }
+}
+
+/// Twice Fahey's landing height of a shape whose origin landed on row `oy` (0-based).
+#[inline]
+#[must_use]
+pub fn landing_height_twice(shape: &Shape, oy: i32) -> i32 {
+    2 * (oy + 1) + i32::from(shape.dy_min + shape.dy_max)
 }
 
 /// Drops `shape` at origin (`ox`, `oy`) onto `board` (which it must fit), collapses completed rows
@@ -89,7 +106,7 @@ pub fn place_and_measure_with(
     let top = (oy + i32::from(shape.dy_max) + 1) as usize;
     let ph = pile_height.max(top) - rows_completed as usize;
     let mut f = measure_with(&b, ph, deep);
-    f.landing_height = f64::from(oy + 1) + f64::from(shape.dy_min + shape.dy_max) * 0.5;
+    f.landing_height_twice = landing_height_twice(shape, oy);
     f.rows_completed = rows_completed;
     f.eroded_cells = rows_completed * piece_cells;
     (b, f)
@@ -270,7 +287,7 @@ mod tests {
         let (after, f) = place_and_measure(&b, o, 1, y, false);
         assert_eq!(f.rows_completed, 2);
         assert_eq!(f.eroded_cells, 2 * 4);
-        assert_eq!(f.landing_height, 1.5); // rows 1 and 2, 1-based
+        assert_eq!(f.landing_height(), 1.5); // rows 1 and 2, 1-based
         assert_eq!(after.cell_count(), 0);
     }
 }

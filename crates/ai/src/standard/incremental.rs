@@ -3,7 +3,7 @@
 //! placement that completes rows (or asks for the BCTS-only features) takes the full path.
 
 use super::evaluator::DoubledWeights;
-use super::features::{Features, place_and_measure_with, pop12};
+use super::features::{Features, landing_height_twice, place_and_measure_with, pop12};
 use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Piece, Shape, WIDTH};
 
 const WALLS: u16 = 1 | (1 << (WIDTH + 1));
@@ -405,7 +405,7 @@ impl Prepared {
             }
         }
         let f = Features {
-            landing_height: f64::from(oy + 1) + f64::from(shape.dy_min + shape.dy_max) * 0.5,
+            landing_height_twice: landing_height_twice(shape, oy),
             eroded_cells: 0,
             rows_completed: 0,
             row_transitions: rt,
