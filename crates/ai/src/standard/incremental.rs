@@ -19,9 +19,14 @@ fn row_transitions(row: u16) -> u32 {
 /// Fahey's wells of column `x` given column bitboards (bit y = row y) and the all-rows mask.
 #[inline]
 fn column_wells(cols: &[u32; WIDTH], x: usize, all: u32) -> u32 {
-    let me = cols[x];
     let left = if x == 0 { all } else { cols[x - 1] };
     let right = if x == WIDTH - 1 { all } else { cols[x + 1] };
+    wells_between(left, cols[x], right, all)
+}
+
+/// Fahey's wells of a column `me` between columns `left` and `right` (walls: `all`).
+#[inline]
+fn wells_between(left: u32, me: u32, right: u32, all: u32) -> u32 {
     let w = !me & left & right & all;
     if w == 0 {
         return 0;
@@ -158,6 +163,9 @@ pub struct Prepared {
     pile_height: usize,
     all: u32,
     cols: [u32; WIDTH],
+    /// The columns with a wall on each side (index = column + 1) and slack after, so a fixed
+    /// window of eight can be read around any piece.
+    padded_cols: [u32; WIDTH + 8],
     heights: [i32; WIDTH],
     row_trans: [u8; MAX_HEIGHT],
     col_trans: [u8; WIDTH],
@@ -221,11 +229,14 @@ impl Prepared {
             col_trans_total += t;
             heights[x] = (32 - cols[x].leading_zeros()) as i32;
         }
+        let mut padded_cols = [all; WIDTH + 8];
+        padded_cols[1..=WIDTH].copy_from_slice(&cols);
         Prepared {
             board: *board,
             pile_height: ph,
             all,
             cols,
+            padded_cols,
             heights,
             row_trans,
             col_trans,
@@ -301,8 +312,8 @@ impl Prepared {
         oy: i32,
         deep: bool,
     ) -> Option<Features> {
-        let (mut f, cols) = self.features_but_wells(profile, ox, oy, deep)?;
-        f.wells = self.wells_after(profile, ox, &cols);
+        let mut f = self.features_but_wells(profile, ox, oy, deep)?;
+        f.wells = self.wells_after(profile, ox, oy);
         Some(f)
     }
 
@@ -320,7 +331,7 @@ impl Prepared {
         deep: bool,
         at_least: i32,
     ) -> Option<i32> {
-        let Some((mut f, cols)) = self.features_but_wells(profile, ox, oy, deep) else {
+        let Some(mut f) = self.features_but_wells(profile, ox, oy, deep) else {
             let f =
                 place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep)
                     .1;
@@ -334,23 +345,33 @@ impl Prepared {
                 return None;
             }
         }
-        f.wells = self.wells_after(profile, ox, &cols);
+        f.wells = self.wells_after(profile, ox, oy);
         Some(weights.rate_twice(&f))
     }
 
-    /// The board's wells after the piece changed the columns to `cols`.
+    /// The board's wells after the piece lands at (`ox`, `oy`).
     #[inline(always)]
-    fn wells_after(&self, profile: &ShapeProfile, ox: i32, cols: &[u32; WIDTH]) -> u32 {
-        let left = (ox + i32::from(profile.shape.dx_min)) as usize;
-        let hi = left + profile.width - 1;
+    fn wells_after(&self, profile: &ShapeProfile, ox: i32, oy: i32) -> u32 {
+        let shape = profile.shape;
+        let left = (ox + i32::from(shape.dx_min)) as usize;
+        let bottom = (oy + i32::from(shape.dy_min)) as usize;
+        // Columns left - 2 ..= left + 5 (padded index = column + 1), the piece's added.
+        let lo = left.saturating_sub(1);
+        let mut window: [u32; 8] = self.padded_cols[lo..lo + 8].try_into().unwrap_or([0; 8]);
+        for c in 0..profile.width {
+            window[left + 1 - lo + c] |= profile.col_bits[c] << bottom;
+        }
+        let hi = (left + profile.width).min(WIDTH - 1);
         let mut wells = self.wells;
-        for x in left.saturating_sub(1)..=(hi + 1).min(WIDTH - 1) {
-            wells = wells + column_wells(cols, x, self.all) - self.wells_by_col[x];
+        for x in lo..=hi {
+            let i = x - lo;
+            wells = wells + wells_between(window[i], window[i + 1], window[i + 2], self.all)
+                - self.wells_by_col[x];
         }
         wells
     }
 
-    /// Features of a placement that completes no row, wells left out, and the columns after it.
+    /// Features of a placement that completes no row, wells left out.
     #[inline(always)]
     fn features_but_wells(
         &self,
@@ -358,7 +379,7 @@ impl Prepared {
         ox: i32,
         oy: i32,
         deep: bool,
-    ) -> Option<(Features, [u32; WIDTH])> {
+    ) -> Option<Features> {
         let shape = profile.shape;
         let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
@@ -376,7 +397,7 @@ impl Prepared {
         // Columns: transitions and holes change only in the piece's columns, wells also next to
         // them. A piece column's cells are contiguous; resting `gap` rows above the column's top
         // they add `gap` holes and, if `gap` > 0, two transitions (gap to piece, piece to sky).
-        let mut cols = self.cols;
+        let cols = &self.cols;
         let mut ct = self.col_trans_total;
         let mut holes = self.holes;
         let mut hole_depth = self.hole_depth;
@@ -385,7 +406,6 @@ impl Prepared {
             let x = left + c;
             let old = cols[x];
             let new = old | (profile.col_bits[c] << bottom);
-            cols[x] = new;
             let gap = oy + profile.col_low[c] - self.heights[x];
             if gap >= 0 {
                 holes += gap as u32;
@@ -415,7 +435,7 @@ impl Prepared {
             hole_depth: if deep { hole_depth } else { 0 },
             rows_with_holes: if deep { hole_rows.count_ones() } else { 0 },
         };
-        Some((f, cols))
+        Some(f)
     }
 }
 
