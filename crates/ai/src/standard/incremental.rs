@@ -16,14 +16,6 @@ fn row_transitions(row: u16) -> u32 {
     pop12((e ^ (e >> 1)) & PAIRS)
 }
 
-/// Fahey's wells of column `x` given column bitboards (bit y = row y) and the all-rows mask.
-#[inline]
-fn column_wells(cols: &[u32; WIDTH], x: usize, all: u32) -> u32 {
-    let left = if x == 0 { all } else { cols[x - 1] };
-    let right = if x == WIDTH - 1 { all } else { cols[x + 1] };
-    wells_between(left, cols[x], right, all)
-}
-
 /// Fahey's wells of a column `me` between columns `left` and `right` (walls: `all`).
 #[inline]
 fn wells_between(left: u32, me: u32, right: u32, all: u32) -> u32 {
@@ -168,7 +160,6 @@ pub struct Prepared {
     padded_cols: [u32; WIDTH + 8],
     heights: [i32; WIDTH],
     row_trans: [u8; MAX_HEIGHT],
-    col_trans: [u8; WIDTH],
     row_trans_total: u32,
     col_trans_total: u32,
     holes: u32,
@@ -192,45 +183,48 @@ impl Prepared {
         let mut cols = [0u32; WIDTH];
         let mut row_trans = [2u8; MAX_HEIGHT];
         let mut row_trans_total = 2 * (h - ph) as u32;
+        // Column transitions by rows: the floor (filled) against row 0, then each row against
+        // the one above (the sky is empty).
+        let mut col_trans_total = pop12(!r[0] & FULL_ROW);
+        let mut cells = 0;
         for (y, &row) in r[..ph].iter().enumerate() {
             let t = row_transitions(row);
             row_trans[y] = t as u8;
             row_trans_total += t;
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                cols[x] |= 1 << y;
+            let above = if y + 1 < ph { r[y + 1] } else { 0 };
+            col_trans_total += pop12(row ^ above);
+            cells += pop12(row);
+            for (x, col) in cols.iter_mut().enumerate() {
+                *col |= u32::from(row >> x & 1) << y;
             }
         }
         let all = if h >= 32 { u32::MAX } else { (1u32 << h) - 1 };
-        let mut wells_by_col = [0u32; WIDTH];
-        let mut col_trans = [0u8; WIDTH];
-        let mut heights = [0i32; WIDTH];
-        let mut holes = 0;
-        let mut col_trans_total = 0;
-        let mut holes_by_col = [0u32; WIDTH];
-        let mut hole_depth = 0;
-        let mut hole_rows = 0;
-        for x in 0..WIDTH {
-            wells_by_col[x] = column_wells(&cols, x, all);
-            holes_by_col[x] = column_holes(cols[x]);
-            holes += holes_by_col[x];
-            let col = cols[x];
-            let mut hole_bits = !col & !u32::MAX.checked_shl(32 - col.leading_zeros()).unwrap_or(0);
-            hole_rows |= hole_bits;
-            while hole_bits != 0 {
-                let y = hole_bits.trailing_zeros();
-                hole_bits &= hole_bits - 1;
-                hole_depth += (col >> y).count_ones();
-            }
-            let t = column_transitions(cols[x]);
-            col_trans[x] = t as u8;
-            col_trans_total += t;
-            heights[x] = (32 - cols[x].leading_zeros()) as i32;
-        }
         let mut padded_cols = [all; WIDTH + 8];
         padded_cols[1..=WIDTH].copy_from_slice(&cols);
+        let mut wells_by_col = [0u32; WIDTH];
+        let mut heights = [0i32; WIDTH];
+        let mut hole_rows = 0;
+        for x in 0..WIDTH {
+            wells_by_col[x] = wells_between(padded_cols[x], cols[x], padded_cols[x + 2], all);
+            let height = 32 - cols[x].leading_zeros();
+            heights[x] = height as i32;
+            hole_rows |= !cols[x] & !u32::MAX.checked_shl(height).unwrap_or(0);
+        }
+        let holes = heights.iter().sum::<i32>() as u32 - cells;
+        // The per-column hole counts and depths (BCTS) only where there are holes.
+        let mut holes_by_col = [0u32; WIDTH];
+        let mut hole_depth = 0;
+        if hole_rows != 0 {
+            for (x, &col) in cols.iter().enumerate() {
+                holes_by_col[x] = column_holes(col);
+                let mut hole_bits = !col & !u32::MAX.checked_shl(heights[x] as u32).unwrap_or(0);
+                while hole_bits != 0 {
+                    let y = hole_bits.trailing_zeros();
+                    hole_bits &= hole_bits - 1;
+                    hole_depth += (col >> y).count_ones();
+                }
+            }
+        }
         Prepared {
             board: *board,
             pile_height: ph,
@@ -239,7 +233,6 @@ impl Prepared {
             padded_cols,
             heights,
             row_trans,
-            col_trans,
             row_trans_total,
             col_trans_total,
             holes,
@@ -420,7 +413,7 @@ impl Prepared {
                 return None;
             } else {
                 // Tucked under an overhang (standard model only).
-                ct = ct + column_transitions(new) - u32::from(self.col_trans[x]);
+                ct = ct + column_transitions(new) - column_transitions(old);
                 holes = holes + old.leading_zeros() - new.leading_zeros() - profile.col_cells[c];
             }
         }
