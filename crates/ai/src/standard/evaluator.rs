@@ -67,12 +67,6 @@ pub struct DoubledWeights {
 }
 
 impl DoubledWeights {
-    /// The row transitions weight (doubled).
-    #[must_use]
-    pub const fn row_transitions_weight(&self) -> i32 {
-        self.row_transitions
-    }
-
     /// The wells weight (doubled).
     #[must_use]
     pub const fn wells_weight(&self) -> i32 {

@@ -160,10 +160,6 @@ pub struct Prepared {
     padded_cols: [u32; WIDTH + 8],
     heights: [i32; WIDTH],
     row_trans: [u8; MAX_HEIGHT],
-    /// Row transitions of the rows below each row (index y = rows 0..y).
-    row_trans_prefix: [u16; MAX_HEIGHT + 1],
-    /// Bit y set when row y misses at most four cells: only those rows can be completed.
-    nearly_full_rows: u32,
     row_trans_total: u32,
     col_trans_total: u32,
     holes: u32,
@@ -191,22 +187,16 @@ impl Prepared {
         // the one above (the sky is empty).
         let mut col_trans_total = pop12(!r[0] & FULL_ROW);
         let mut cells = 0;
-        let mut nearly_full_rows = 0;
         for (y, &row) in r[..ph].iter().enumerate() {
             let t = row_transitions(row);
             row_trans[y] = t as u8;
             row_trans_total += t;
-            nearly_full_rows |= u32::from(pop12(row) >= WIDTH as u32 - 4) << y;
             let above = if y + 1 < ph { r[y + 1] } else { 0 };
             col_trans_total += pop12(row ^ above);
             cells += pop12(row);
             for (x, col) in cols.iter_mut().enumerate() {
                 *col |= u32::from(row >> x & 1) << y;
             }
-        }
-        let mut row_trans_prefix = [0u16; MAX_HEIGHT + 1];
-        for y in 0..MAX_HEIGHT {
-            row_trans_prefix[y + 1] = row_trans_prefix[y] + u16::from(row_trans[y]);
         }
         let all = if h >= 32 { u32::MAX } else { (1u32 << h) - 1 };
         let mut padded_cols = [all; WIDTH + 8];
@@ -243,8 +233,6 @@ impl Prepared {
             padded_cols,
             heights,
             row_trans,
-            row_trans_prefix,
-            nearly_full_rows,
             row_trans_total,
             col_trans_total,
             holes,
@@ -336,60 +324,22 @@ impl Prepared {
         deep: bool,
         at_least: i32,
     ) -> Option<i32> {
-        let shape = profile.shape;
-        let bottom = (oy + i32::from(shape.dy_min)) as usize;
-        let piece_rows = ((1u32 << profile.rows) - 1) << bottom;
-        let left = (ox + i32::from(shape.dx_min)) as usize;
-        let piece_cols_wells: u32 = self.wells_by_col[left..left + profile.width].iter().sum();
-        let wells_at_least = self.wells - piece_cols_wells;
-        let can_bound = weights.wells_weight() <= 0 && weights.row_transitions_weight() <= 0;
-        if can_bound && self.nearly_full_rows & piece_rows == 0 {
-            // No row can complete: bound with the column terms first. A row that is neither
-            // full nor empty has at least two transitions (the walls count filled).
-            let mut f = match self.column_terms(profile, ox, oy, deep) {
-                Some(f) => f,
-                None => return Some(self.rate_twice_measured(weights, profile, ox, oy, deep)),
-            };
-            let old_rows =
-                self.row_trans_prefix[bottom + profile.rows] - self.row_trans_prefix[bottom];
-            f.row_transitions =
-                self.row_trans_total - u32::from(old_rows) + 2 * profile.rows as u32;
-            f.wells = wells_at_least;
-            if weights.rate_twice(&f) < at_least {
-                return None;
-            }
-            f.row_transitions = self.row_transitions_after(profile, ox, oy)?;
-            if weights.rate_twice(&f) < at_least {
-                return None;
-            }
-            f.wells = self.wells_after(profile, ox, oy);
-            return Some(weights.rate_twice(&f));
-        }
         let Some(mut f) = self.features_but_wells(profile, ox, oy, deep) else {
-            return Some(self.rate_twice_measured(weights, profile, ox, oy, deep));
+            let f =
+                place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep)
+                    .1;
+            return Some(weights.rate_twice(&f));
         };
-        if can_bound {
-            f.wells = wells_at_least;
+        if weights.wells_weight() <= 0 {
+            let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+            let piece_cols = &self.wells_by_col[left..left + profile.width];
+            f.wells = self.wells - piece_cols.iter().sum::<u32>();
             if weights.rate_twice(&f) < at_least {
                 return None;
             }
         }
         f.wells = self.wells_after(profile, ox, oy);
         Some(weights.rate_twice(&f))
-    }
-
-    /// Twice the rating from the whole board's features (the path for completed rows).
-    fn rate_twice_measured(
-        &self,
-        weights: &DoubledWeights,
-        profile: &ShapeProfile,
-        ox: i32,
-        oy: i32,
-        deep: bool,
-    ) -> i32 {
-        let f =
-            place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep).1;
-        weights.rate_twice(&f)
     }
 
     /// The board's wells after the piece lands at (`ox`, `oy`).
@@ -423,20 +373,11 @@ impl Prepared {
         oy: i32,
         deep: bool,
     ) -> Option<Features> {
-        let row_transitions = self.row_transitions_after(profile, ox, oy)?;
-        let mut f = self.column_terms(profile, ox, oy, deep)?;
-        f.row_transitions = row_transitions;
-        Some(f)
-    }
-
-    /// The board's row transitions after the piece lands, or `None` if it completes a row.
-    #[inline(always)]
-    fn row_transitions_after(&self, profile: &ShapeProfile, ox: i32, oy: i32) -> Option<u32> {
         let shape = profile.shape;
         let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
         let r = self.board.rows();
-        // Only the piece's rows change.
+        // Row transitions: only the piece's rows change.
         let mut rt = self.row_trans_total;
         for (i, &mask) in shape.masks[..profile.rows].iter().enumerate() {
             let y = bottom + i;
@@ -446,25 +387,9 @@ impl Prepared {
             }
             rt = rt + row_transitions(row) - u32::from(self.row_trans[y]);
         }
-        Some(rt)
-    }
-
-    /// The features the piece's columns decide (landing height, column transitions, holes and
-    /// the BCTS terms), row transitions and wells left at zero; `None` when `deep` and the piece
-    /// is tucked under an overhang. The placement must complete no row.
-    #[inline(always)]
-    fn column_terms(
-        &self,
-        profile: &ShapeProfile,
-        ox: i32,
-        oy: i32,
-        deep: bool,
-    ) -> Option<Features> {
-        let shape = profile.shape;
-        let left = (ox + i32::from(shape.dx_min)) as usize;
-        let bottom = (oy + i32::from(shape.dy_min)) as usize;
-        // A piece column's cells are contiguous; resting `gap` rows above the column's top they
-        // add `gap` holes and, if `gap` > 0, two transitions (gap to piece, piece to sky).
+        // Columns: transitions and holes change only in the piece's columns, wells also next to
+        // them. A piece column's cells are contiguous; resting `gap` rows above the column's top
+        // they add `gap` holes and, if `gap` > 0, two transitions (gap to piece, piece to sky).
         let cols = &self.cols;
         let mut ct = self.col_trans_total;
         let mut holes = self.holes;
@@ -492,17 +417,18 @@ impl Prepared {
                 holes = holes + old.leading_zeros() - new.leading_zeros() - profile.col_cells[c];
             }
         }
-        Some(Features {
+        let f = Features {
             landing_height_twice: landing_height_twice(shape, oy),
             eroded_cells: 0,
             rows_completed: 0,
-            row_transitions: 0,
+            row_transitions: rt,
             column_transitions: ct,
             holes,
             wells: 0,
             hole_depth: if deep { hole_depth } else { 0 },
             rows_with_holes: if deep { hole_rows.count_ones() } else { 0 },
-        })
+        };
+        Some(f)
     }
 }
 
