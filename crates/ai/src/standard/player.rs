@@ -420,4 +420,24 @@ mod fast_path_tests {
         }
         assert_eq!(compared, 4000 * 2 * 7);
     }
+
+    #[test]
+    fn integer_ratings_play_the_same_games() {
+        use playfield_standard::PieceSource;
+        for model in [MoveModel::Standard, MoveModel::Simplified] {
+            let fast = Player::new(PlayerConfig::new(Evaluator::Dellacherie, model));
+            let general = Player {
+                doubled: None,
+                ..fast
+            };
+            for seed in 0..6 {
+                let play = |p: &Player| {
+                    let mut g = Game::new(10, 1, PieceSource::random(seed)).unwrap();
+                    let record = p.play_game(&mut g, Some(20_000)).unwrap();
+                    (record, *g.board())
+                };
+                assert_eq!(play(&fast), play(&general), "{model} seed {seed}");
+            }
+        }
+    }
 }
