@@ -84,8 +84,6 @@ pub struct ShapeProfile {
     pub shape: &'static Shape,
     /// Columns spanned.
     width: usize,
-    /// Rows spanned.
-    rows: usize,
     /// Cells of each spanned column, bit k = row `dy_min + k`.
     col_bits: [u32; 4],
     /// Lowest cell offset of each spanned column (relative to the origin).
@@ -113,7 +111,6 @@ impl ShapeProfile {
         ShapeProfile {
             shape,
             width: (shape.dx_max - shape.dx_min + 1) as usize,
-            rows: shape.rows(),
             col_bits,
             col_low,
             col_cells: [
@@ -159,7 +156,10 @@ pub struct Prepared {
     /// window of eight can be read around any piece.
     padded_cols: [u32; WIDTH + 8],
     heights: [i32; WIDTH],
-    row_trans: [u8; MAX_HEIGHT],
+    /// The rows, and four empty ones past the top, so the piece's four rows can always be read.
+    padded_rows: [u16; MAX_HEIGHT + 4],
+    /// Row transitions of each row (an empty row has two).
+    row_trans: [u8; MAX_HEIGHT + 4],
     row_trans_total: u32,
     col_trans_total: u32,
     holes: u32,
@@ -181,7 +181,9 @@ impl Prepared {
         let ph = board.pile_height();
         let r = board.rows();
         let mut cols = [0u32; WIDTH];
-        let mut row_trans = [2u8; MAX_HEIGHT];
+        let mut row_trans = [2u8; MAX_HEIGHT + 4];
+        let mut padded_rows = [0u16; MAX_HEIGHT + 4];
+        padded_rows[..ph].copy_from_slice(&r[..ph]);
         let mut row_trans_total = 2 * (h - ph) as u32;
         // Column transitions by rows: the floor (filled) against row 0, then each row against
         // the one above (the sky is empty).
@@ -232,6 +234,7 @@ impl Prepared {
             cols,
             padded_cols,
             heights,
+            padded_rows,
             row_trans,
             row_trans_total,
             col_trans_total,
@@ -286,7 +289,12 @@ impl Prepared {
     #[inline(always)]
     #[must_use]
     pub fn features_of(&self, profile: &ShapeProfile, ox: i32, oy: i32, deep: bool) -> Features {
-        match self.features_without_rows(profile, ox, oy, deep) {
+        let quick = if deep {
+            self.features_without_rows::<true>(profile, ox, oy)
+        } else {
+            self.features_without_rows::<false>(profile, ox, oy)
+        };
+        match quick {
             Some(f) => f,
             None => {
                 place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep).1
@@ -298,14 +306,13 @@ impl Prepared {
     /// touches; `None` if it completes a row (everything above moves), or if `deep` features are
     /// asked for and the piece is tucked under an overhang.
     #[inline(always)]
-    fn features_without_rows(
+    fn features_without_rows<const DEEP: bool>(
         &self,
         profile: &ShapeProfile,
         ox: i32,
         oy: i32,
-        deep: bool,
     ) -> Option<Features> {
-        let mut f = self.features_but_wells(profile, ox, oy, deep)?;
+        let mut f = self.features_but_wells::<DEEP>(profile, ox, oy)?;
         f.wells = self.wells_after(profile, ox, oy);
         Some(f)
     }
@@ -315,18 +322,17 @@ impl Prepared {
     /// computed first, and the wells can only be lower bounded by those of the columns the piece
     /// does not touch, since a column's wells only grow when a neighbour gains cells.
     #[inline(always)]
-    pub fn rate_twice_at_least(
+    pub fn rate_twice_at_least<const DEEP: bool>(
         &self,
         weights: &DoubledWeights,
         profile: &ShapeProfile,
         ox: i32,
         oy: i32,
-        deep: bool,
         at_least: i32,
     ) -> Option<i32> {
-        let Some(mut f) = self.features_but_wells(profile, ox, oy, deep) else {
+        let Some(mut f) = self.features_but_wells::<DEEP>(profile, ox, oy) else {
             let f =
-                place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, deep)
+                place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, DEEP)
                     .1;
             return Some(weights.rate_twice(&f));
         };
@@ -366,22 +372,21 @@ impl Prepared {
 
     /// Features of a placement that completes no row, wells left out.
     #[inline(always)]
-    fn features_but_wells(
+    fn features_but_wells<const DEEP: bool>(
         &self,
         profile: &ShapeProfile,
         ox: i32,
         oy: i32,
-        deep: bool,
     ) -> Option<Features> {
         let shape = profile.shape;
         let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
-        let r = self.board.rows();
-        // Row transitions: only the piece's rows change.
+        // Row transitions: only the piece's rows change. Always four rows: the masks past the
+        // shape's rows are empty and leave their row as it was.
         let mut rt = self.row_trans_total;
-        for (i, &mask) in shape.masks[..profile.rows].iter().enumerate() {
+        for (i, &mask) in shape.masks.iter().enumerate() {
             let y = bottom + i;
-            let row = r[y] | (mask << left);
+            let row = self.padded_rows[y] | (mask << left);
             if row == FULL_ROW {
                 return None;
             }
@@ -403,13 +408,13 @@ impl Prepared {
             if gap >= 0 {
                 holes += gap as u32;
                 ct += 2 * u32::from(gap > 0);
-                if deep {
+                if DEEP {
                     // Every hole of the column, old or new, now has the piece's cells above it.
                     hole_depth += profile.col_cells[c] * (self.holes_by_col[x] + gap as u32);
                     let lowest = (oy + profile.col_low[c]) as u32;
                     hole_rows |= ((1u32 << lowest) - 1) & !((1u32 << self.heights[x]) - 1);
                 }
-            } else if deep {
+            } else if DEEP {
                 return None;
             } else {
                 // Tucked under an overhang (standard model only).
@@ -425,8 +430,8 @@ impl Prepared {
             column_transitions: ct,
             holes,
             wells: 0,
-            hole_depth: if deep { hole_depth } else { 0 },
-            rows_with_holes: if deep { hole_rows.count_ones() } else { 0 },
+            hole_depth: if DEEP { hole_depth } else { 0 },
+            rows_with_holes: if DEEP { hole_rows.count_ones() } else { 0 },
         };
         Some(f)
     }

@@ -125,32 +125,11 @@ impl Player {
         // The board after each placement is needed only to look further or to check the spawn.
         let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
         if !need_board && let Some(doubled) = self.doubled {
-            // Integer ratings: the same choice as the general loop below, found faster.
-            let mut best: Option<(i32, i32, Placement)> = None;
-            for_each_placement(&prep, piece, self.config.model, |p, profile| {
-                if p.forced {
-                    // The only placement there is.
-                    best = Some((0, 0, p));
-                    return;
-                }
-                let priority = p.priority(sx);
-                // The rating this placement needs to win: more than the best, or as much with a
-                // higher priority.
-                let at_least = best.map_or(i32::MIN, |(br, bp, _)| {
-                    if priority > bp {
-                        br
-                    } else {
-                        br.saturating_add(1)
-                    }
-                });
-                if let Some(rating) =
-                    prep.rate_twice_at_least(&doubled, profile, p.x, p.y, self.deep, at_least)
-                    && rating >= at_least
-                {
-                    best = Some((rating, priority, p));
-                }
-            });
-            return best.map(|b| b.2);
+            return if self.deep {
+                self.choose_doubled::<true>(&prep, piece, &doubled)
+            } else {
+                self.choose_doubled::<false>(&prep, piece, &doubled)
+            };
         }
         let list = placements_on(&prep, piece, self.config.model);
         if let [only] = list.as_slice()
@@ -194,6 +173,36 @@ impl Player {
             }
         }
         best.map(|b| b.3)
+    }
+
+    /// [`Player::choose`] with integer ratings: the same choice as the general loop, found
+    /// faster.
+    #[inline(always)]
+    fn choose_doubled<const DEEP: bool>(
+        &self,
+        prep: &Prepared,
+        piece: Piece,
+        doubled: &DoubledWeights,
+    ) -> Option<Placement> {
+        let sx = spawn_x();
+        let mut best: Option<(i32, Placement)> = None;
+        for_each_placement(prep, piece, self.config.model, |p, profile| {
+            let Some((best_rating, best_placement)) = best else {
+                // The first placement (or the forced one, the only one there is).
+                let rating = prep.rate_twice_at_least::<DEEP>(doubled, profile, p.x, p.y, i32::MIN);
+                best = rating.map(|r| (r, p));
+                return;
+            };
+            // Ties go to the higher priority, computed only for ties.
+            if let Some(rating) =
+                prep.rate_twice_at_least::<DEEP>(doubled, profile, p.x, p.y, best_rating)
+                && (rating > best_rating
+                    || (rating == best_rating && p.priority(sx) > best_placement.priority(sx)))
+            {
+                best = Some((rating, p));
+            }
+        });
+        best.map(|b| b.1)
     }
 
     /// Plays the piece that just appeared in `game` with the game's inputs (standard model:
