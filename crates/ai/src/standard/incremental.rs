@@ -126,18 +126,33 @@ impl ShapeProfile {
     #[inline]
     #[must_use]
     pub fn of(piece: Piece, orientation: u8) -> &'static ShapeProfile {
-        &PROFILES[piece as usize][usize::from(orientation) % 4]
+        Self::at(Self::index(piece, orientation))
+    }
+
+    /// The index of `piece` in `orientation` in the profile table.
+    #[inline]
+    #[must_use]
+    pub const fn index(piece: Piece, orientation: u8) -> usize {
+        piece as usize * 4 + orientation as usize % 4
+    }
+
+    /// The profile at `index` of the table (see [`ShapeProfile::index`]).
+    #[inline(always)]
+    #[must_use]
+    pub fn at(index: usize) -> &'static ShapeProfile {
+        &PROFILES[index]
     }
 }
 
-static PROFILES: [[ShapeProfile; 4]; 7] = {
-    let mut out = [[ShapeProfile::new(Piece::O.shape(0)); 4]; 7];
+/// Every piece's four orientations (orientations past a piece's count repeat its cycle).
+static PROFILES: [ShapeProfile; 28] = {
+    let mut out = [ShapeProfile::new(Piece::O.shape(0)); 28];
     let mut k = 0;
     while k < 7 {
         let piece = Piece::ALL[k];
         let mut r = 0;
         while r < 4 {
-            out[piece as usize][r] = ShapeProfile::new(piece.shape(r as u8));
+            out[ShapeProfile::index(piece, r)] = ShapeProfile::new(piece.shape(r));
             r += 1;
         }
         k += 1;

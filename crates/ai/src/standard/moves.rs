@@ -130,37 +130,87 @@ pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placeme
     out
 }
 
-/// Calls `visit` with each placement of [`placements_on`], in the same order, and the profile of
-/// its orientation (the search's hot loop, without a list in between).
-#[inline(always)]
-pub fn for_each_placement(
-    prep: &Prepared,
-    piece: Piece,
-    model: MoveModel,
-    mut visit: impl FnMut(Placement, &'static ShapeProfile),
-) {
+/// One orientation's placements: the columns `lo..=hi`, each landing where [`Sweep::landing`]
+/// says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sweep {
+    /// The orientation.
+    pub orientation: u8,
+    /// Leftmost origin column.
+    pub lo: i32,
+    /// Rightmost origin column.
+    pub hi: i32,
+    /// `None`: the piece starts entirely above the pile, so it lands on the column tops.
+    /// `Some(y)`: it drops row by row from origin row `y`.
+    pub from: Option<i32>,
+    /// Each column must be tested first: the piece must fit at `from` (simplified model).
+    pub test_fit: bool,
+}
+
+impl Sweep {
+    /// Where the piece of `profile` (this sweep's orientation) lands in column `x`, if it can be
+    /// placed there.
+    #[inline(always)]
+    #[must_use]
+    pub fn landing(&self, prep: &Prepared, profile: &ShapeProfile, x: i32) -> Option<i32> {
+        match self.from {
+            None => Some(prep.landing_row_above_pile(profile, x)),
+            Some(top) => {
+                let board = prep.board();
+                let s = profile.shape;
+                if self.test_fit && !board.fits(s, x, top) {
+                    return None;
+                }
+                Some(board.drop_row(s, x, top))
+            }
+        }
+    }
+}
+
+/// A piece's placements, orientation by orientation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sweeps {
+    /// The piece cannot appear: the game is over.
+    None,
+    /// The piece cannot fall a row after it appears, so it lands where it is (standard model).
+    Forced(Placement),
+    /// The first `len` sweeps.
+    Orientations {
+        /// The sweeps, in Fahey's order.
+        sweeps: [Sweep; 4],
+        /// How many are used.
+        len: usize,
+    },
+}
+
+/// The sweeps of a new `piece` on a prepared board under `model`.
+#[must_use]
+pub fn sweeps(prep: &Prepared, piece: Piece, model: MoveModel) -> Sweeps {
     let board = prep.board();
     let sx = spawn_x();
     let sy = spawn_y(board);
     let ph = prep.pile_height() as i32;
     let s0 = piece.shape(0);
     if !board.fits(s0, sx, sy) {
-        // The piece cannot appear: the game is over.
-        return;
+        return Sweeps::None;
     }
+    let mut sweeps = [Sweep {
+        orientation: 0,
+        lo: 0,
+        hi: -1,
+        from: None,
+        test_fit: false,
+    }; 4];
+    let mut len = 0;
     match model {
         MoveModel::Standard => {
             if !board.fits(s0, sx, sy - 1) {
-                visit(
-                    Placement {
-                        orientation: 0,
-                        x: sx,
-                        y: sy,
-                        forced: true,
-                    },
-                    ShapeProfile::of(piece, 0),
-                );
-                return;
+                return Sweeps::Forced(Placement {
+                    orientation: 0,
+                    x: sx,
+                    y: sy,
+                    forced: true,
+                });
             }
             let oy = sy - 1;
             for r in 0..piece.orientations() {
@@ -169,7 +219,6 @@ pub fn for_each_placement(
                 if !board.fits(s, sx, oy) {
                     break;
                 }
-                let profile = ShapeProfile::of(piece, r);
                 // Entirely above the pile, only the walls stop a slide and the drop ends on the
                 // column tops; otherwise test row by row.
                 let above = oy + i32::from(s.dy_min) >= ph;
@@ -186,47 +235,64 @@ pub fn for_each_placement(
                     }
                     (lo, hi)
                 };
-                for x in lo..=hi {
-                    let y = if above {
-                        prep.landing_row_above_pile(profile, x)
-                    } else {
-                        board.drop_row(s, x, oy)
-                    };
-                    visit(
-                        Placement {
-                            orientation: r,
-                            x,
-                            y,
-                            forced: false,
-                        },
-                        profile,
-                    );
-                }
+                sweeps[len] = Sweep {
+                    orientation: r,
+                    lo,
+                    hi,
+                    from: (!above).then_some(oy),
+                    test_fit: false,
+                };
+                len += 1;
             }
         }
         MoveModel::Simplified => {
             for r in 0..piece.orientations() {
                 let s = piece.shape(r);
-                let profile = ShapeProfile::of(piece, r);
                 let top = sy - i32::from(s.dy_max);
                 let above = top + i32::from(s.dy_min) >= ph;
-                for x in -i32::from(s.dx_min)..WIDTH as i32 - i32::from(s.dx_max) {
-                    let y = if above {
-                        prep.landing_row_above_pile(profile, x)
-                    } else if board.fits(s, x, top) {
-                        board.drop_row(s, x, top)
-                    } else {
-                        continue;
-                    };
-                    visit(
-                        Placement {
-                            orientation: r,
-                            x,
-                            y,
-                            forced: false,
-                        },
-                        profile,
-                    );
+                sweeps[len] = Sweep {
+                    orientation: r,
+                    lo: -i32::from(s.dx_min),
+                    hi: WIDTH as i32 - 1 - i32::from(s.dx_max),
+                    from: (!above).then_some(top),
+                    test_fit: !above,
+                };
+                len += 1;
+            }
+        }
+    }
+    Sweeps::Orientations { sweeps, len }
+}
+
+/// Calls `visit` with each placement of [`placements_on`], in the same order, and the profile of
+/// its orientation.
+#[inline(always)]
+pub fn for_each_placement(
+    prep: &Prepared,
+    piece: Piece,
+    model: MoveModel,
+    mut visit: impl FnMut(Placement, &'static ShapeProfile),
+) {
+    match sweeps(prep, piece, model) {
+        Sweeps::None => {}
+        Sweeps::Forced(p) => visit(p, ShapeProfile::of(piece, 0)),
+        Sweeps::Orientations { sweeps, len } => {
+            for sweep in &sweeps[..len] {
+                let profile = ShapeProfile::of(piece, sweep.orientation);
+                for x in sweep.lo..=sweep.hi {
+                    if let Some(y) = sweep.landing(prep, profile, x) {
+                        let orientation = sweep.orientation;
+                        let forced = false;
+                        visit(
+                            Placement {
+                                orientation,
+                                x,
+                                y,
+                                forced,
+                            },
+                            profile,
+                        );
+                    }
                 }
             }
         }

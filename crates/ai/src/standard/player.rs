@@ -4,7 +4,7 @@
 use super::evaluator::{DoubledWeights, Evaluator, Weights};
 use super::features::place_and_measure_with;
 use super::incremental::{Prepared, ShapeProfile};
-use super::moves::{MoveModel, Placement, for_each_placement, placements_on, spawn_x, spawn_y};
+use super::moves::{MoveModel, Placement, Sweep, Sweeps, placements_on, spawn_x, spawn_y, sweeps};
 use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
 
 /// How a player plays.
@@ -176,7 +176,7 @@ impl Player {
     }
 
     /// [`Player::choose`] with integer ratings: the same choice as the general loop, found
-    /// faster.
+    /// faster. Each orientation's sweep runs in code made for that shape (see [`scan`]).
     #[inline(always)]
     fn choose_doubled<const DEEP: bool>(
         &self,
@@ -184,25 +184,18 @@ impl Player {
         piece: Piece,
         doubled: &DoubledWeights,
     ) -> Option<Placement> {
-        let sx = spawn_x();
-        let mut best: Option<(i32, Placement)> = None;
-        for_each_placement(prep, piece, self.config.model, |p, profile| {
-            let Some((best_rating, best_placement)) = best else {
-                // The first placement (or the forced one, the only one there is).
-                let rating = prep.rate_twice_at_least::<DEEP>(doubled, profile, p.x, p.y, i32::MIN);
-                best = rating.map(|r| (r, p));
-                return;
-            };
-            // Ties go to the higher priority, computed only for ties.
-            if let Some(rating) =
-                prep.rate_twice_at_least::<DEEP>(doubled, profile, p.x, p.y, best_rating)
-                && (rating > best_rating
-                    || (rating == best_rating && p.priority(sx) > best_placement.priority(sx)))
-            {
-                best = Some((rating, p));
+        match sweeps(prep, piece, self.config.model) {
+            Sweeps::None => None,
+            Sweeps::Forced(p) => Some(p),
+            Sweeps::Orientations { sweeps, len } => {
+                let mut best = None;
+                for sweep in &sweeps[..len] {
+                    let index = ShapeProfile::index(piece, sweep.orientation);
+                    scan_shape::<DEEP>(index, prep, sweep, doubled, &mut best);
+                }
+                best.map(|b: (i32, Placement)| b.1)
             }
-        });
-        best.map(|b| b.1)
+        }
     }
 
     /// Plays the piece that just appeared in `game` with the game's inputs (standard model:
@@ -249,6 +242,63 @@ impl Player {
             }
         }
     }
+}
+
+/// Rates one sweep's placements and keeps the best in `best` (rating, placement): strictly
+/// better ratings win, equal ones go to the higher priority (Fahey's tie-break). `SHAPE` is the
+/// shape's index in the profile table, a constant so each shape gets its own unrolled code.
+#[inline]
+fn scan<const SHAPE: usize, const DEEP: bool>(
+    prep: &Prepared,
+    sweep: &Sweep,
+    doubled: &DoubledWeights,
+    best: &mut Option<(i32, Placement)>,
+) {
+    let profile = ShapeProfile::at(SHAPE);
+    let sx = spawn_x();
+    for x in sweep.lo..=sweep.hi {
+        let Some(y) = sweep.landing(prep, profile, x) else {
+            continue;
+        };
+        let p = Placement {
+            orientation: sweep.orientation,
+            x,
+            y,
+            forced: false,
+        };
+        let Some((best_rating, best_placement)) = *best else {
+            *best = prep
+                .rate_twice_at_least::<DEEP>(doubled, profile, x, y, i32::MIN)
+                .map(|r| (r, p));
+            continue;
+        };
+        // The priority is needed only for ties.
+        if let Some(rating) = prep.rate_twice_at_least::<DEEP>(doubled, profile, x, y, best_rating)
+            && (rating > best_rating
+                || (rating == best_rating && p.priority(sx) > best_placement.priority(sx)))
+        {
+            *best = Some((rating, p));
+        }
+    }
+}
+
+/// [`scan`] for the shape at `index` of the profile table.
+fn scan_shape<const DEEP: bool>(
+    index: usize,
+    prep: &Prepared,
+    sweep: &Sweep,
+    doubled: &DoubledWeights,
+    best: &mut Option<(i32, Placement)>,
+) {
+    macro_rules! by_index {
+        ($($i:literal)*) => {
+            match index {
+                $($i => scan::<$i, DEEP>(prep, sweep, doubled, best),)*
+                _ => unreachable!("shape index {index} past the table"),
+            }
+        };
+    }
+    by_index!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27);
 }
 
 /// Moves the piece that just appeared in `game` to `plan` with the game's inputs under `model`
