@@ -396,10 +396,10 @@ impl Prepared {
         let shape = profile.shape;
         let left = (ox + i32::from(shape.dx_min)) as usize;
         let bottom = (oy + i32::from(shape.dy_min)) as usize;
-        // Row transitions: only the piece's rows change. Always four rows: the masks past the
-        // shape's rows are empty and leave their row as it was.
+        // Row transitions: only the piece's rows change (read from the padded rows, so no bounds
+        // are tested).
         let mut rt = self.row_trans_total;
-        for (i, &mask) in shape.masks.iter().enumerate() {
+        for (i, &mask) in shape.masks[..shape.rows()].iter().enumerate() {
             let y = bottom + i;
             let row = self.padded_rows[y] | (mask << left);
             if row == FULL_ROW {
