@@ -50,6 +50,45 @@ impl Weights {
     }
 }
 
+/// A linear rating the fast search can use.
+pub trait Rater {
+    /// The rating's type.
+    type Score: Copy + PartialOrd;
+    /// Below every rating.
+    const LOWEST: Self::Score;
+    /// The rating of one placement's features.
+    fn score(&self, f: &Features) -> Self::Score;
+    /// Whether more wells never raise the rating (then a lower bound on the wells gives an
+    /// upper bound on the rating; rounding is monotone, so this holds for `f64` sums too).
+    fn wells_never_help(&self) -> bool;
+}
+
+impl Rater for Weights {
+    type Score = f64;
+    const LOWEST: f64 = f64::NEG_INFINITY;
+    #[inline(always)]
+    fn score(&self, f: &Features) -> f64 {
+        self.rate(f)
+    }
+    #[inline(always)]
+    fn wells_never_help(&self) -> bool {
+        self.wells <= 0.0
+    }
+}
+
+impl Rater for DoubledWeights {
+    type Score = i32;
+    const LOWEST: i32 = i32::MIN;
+    #[inline(always)]
+    fn score(&self, f: &Features) -> i32 {
+        self.rate_twice(f)
+    }
+    #[inline(always)]
+    fn wells_never_help(&self) -> bool {
+        self.wells <= 0
+    }
+}
+
 /// Weights whose ratings are exact in integers: twice the rating is an integer sum. Comparing
 /// these sums gives the same order and the same ties as Fahey's `double` ratings (every term is
 /// a small multiple of one half, so the doubles are exact too), and is faster.
@@ -67,12 +106,6 @@ pub struct DoubledWeights {
 }
 
 impl DoubledWeights {
-    /// The wells weight (doubled).
-    #[must_use]
-    pub const fn wells_weight(&self) -> i32 {
-        self.wells
-    }
-
     /// Twice the rating of one placement.
     #[inline]
     #[must_use]

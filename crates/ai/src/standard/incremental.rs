@@ -2,7 +2,7 @@
 //! each placement that completes no row only recomputes the rows and columns it touches. A
 //! placement that completes rows (or asks for the BCTS-only features) takes the full path.
 
-use super::evaluator::DoubledWeights;
+use super::evaluator::Rater;
 use super::features::{Features, landing_height_twice, place_and_measure_with, pop12};
 use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Piece, Shape, WIDTH};
 
@@ -332,35 +332,35 @@ impl Prepared {
         Some(f)
     }
 
-    /// Twice the rating of a placement under `weights` (as `weights.rate_twice` of its
-    /// features), or `None` if it is certainly below `at_least`: every term but the wells is
-    /// computed first, and the wells can only be lower bounded by those of the columns the piece
-    /// does not touch, since a column's wells only grow when a neighbour gains cells.
+    /// The rating of a placement under `rater` (as `rater.score` of its features), or `None`
+    /// if it is certainly below `at_least`: every term but the wells is computed first, and the
+    /// wells can only be lower bounded by those of the columns the piece does not touch, since a
+    /// column's wells only grow when a neighbour gains cells.
     #[inline(always)]
-    pub fn rate_twice_at_least<const DEEP: bool>(
+    pub fn rate_at_least<R: Rater, const DEEP: bool>(
         &self,
-        weights: &DoubledWeights,
+        rater: &R,
         profile: &ShapeProfile,
         ox: i32,
         oy: i32,
-        at_least: i32,
-    ) -> Option<i32> {
+        at_least: R::Score,
+    ) -> Option<R::Score> {
         let Some(mut f) = self.features_but_wells::<DEEP>(profile, ox, oy) else {
             let f =
                 place_and_measure_with(&self.board, self.pile_height, profile.shape, ox, oy, DEEP)
                     .1;
-            return Some(weights.rate_twice(&f));
+            return Some(rater.score(&f));
         };
-        if weights.wells_weight() <= 0 {
+        if rater.wells_never_help() {
             let left = (ox + i32::from(profile.shape.dx_min)) as usize;
             let piece_cols = &self.wells_by_col[left..left + profile.width];
             f.wells = self.wells - piece_cols.iter().sum::<u32>();
-            if weights.rate_twice(&f) < at_least {
+            if rater.score(&f) < at_least {
                 return None;
             }
         }
         f.wells = self.wells_after(profile, ox, oy);
-        Some(weights.rate_twice(&f))
+        Some(rater.score(&f))
     }
 
     /// The board's wells after the piece lands at (`ox`, `oy`).

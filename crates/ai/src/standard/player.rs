@@ -1,7 +1,7 @@
 //! The player: picks a placement with an evaluator and a move model, and plays it with the
 //! game's own inputs.
 
-use super::evaluator::{DoubledWeights, Evaluator, Weights};
+use super::evaluator::{DoubledWeights, Evaluator, Rater, Weights};
 use super::features::place_and_measure_with;
 use super::incremental::{Prepared, ShapeProfile};
 use super::moves::{MoveModel, Placement, Sweep, Sweeps, placements_on, spawn_x, spawn_y, sweeps};
@@ -77,8 +77,10 @@ fn spawn_region_clear(board: &Board) -> bool {
 pub struct Player {
     config: PlayerConfig,
     deep: bool,
-    /// The weights in integer form when that is exact (the fast path for Dellacherie).
+    /// The weights in integer form when that is exact (Dellacherie's).
     doubled: Option<DoubledWeights>,
+    /// Use the fast search when it applies (tests turn it off to compare with the general loop).
+    fast: bool,
 }
 
 /// The profiles of a piece's orientations.
@@ -94,6 +96,7 @@ impl Player {
             config,
             deep: config.weights.deep(),
             doubled: config.weights.doubled(),
+            fast: true,
         }
     }
 
@@ -124,11 +127,11 @@ impl Player {
         let sx = spawn_x();
         // The board after each placement is needed only to look further or to check the spawn.
         let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
-        if !need_board && let Some(doubled) = self.doubled {
-            return if self.deep {
-                self.choose_doubled::<true>(&prep, piece, &doubled)
-            } else {
-                self.choose_doubled::<false>(&prep, piece, &doubled)
+        if !need_board && self.fast {
+            return match (self.doubled, self.deep) {
+                (Some(doubled), false) => self.choose_fast::<_, false>(&prep, piece, &doubled),
+                (_, false) => self.choose_fast::<_, false>(&prep, piece, &self.config.weights),
+                (_, true) => self.choose_fast::<_, true>(&prep, piece, &self.config.weights),
             };
         }
         let list = placements_on(&prep, piece, self.config.model);
@@ -175,14 +178,15 @@ impl Player {
         best.map(|b| b.3)
     }
 
-    /// [`Player::choose`] with integer ratings: the same choice as the general loop, found
-    /// faster. Each orientation's sweep runs in code made for that shape (see [`scan`]).
+    /// [`Player::choose`] without the board after each placement: the same choice as the
+    /// general loop, found faster (exact pruning, integer ratings where they are exact). Each
+    /// orientation's sweep runs in code made for that shape (see [`scan`]).
     #[inline(always)]
-    fn choose_doubled<const DEEP: bool>(
+    fn choose_fast<R: Rater, const DEEP: bool>(
         &self,
         prep: &Prepared,
         piece: Piece,
-        doubled: &DoubledWeights,
+        rater: &R,
     ) -> Option<Placement> {
         match sweeps(prep, piece, self.config.model) {
             Sweeps::None => None,
@@ -191,9 +195,9 @@ impl Player {
                 let mut best = None;
                 for sweep in &sweeps[..len] {
                     let index = ShapeProfile::index(piece, sweep.orientation);
-                    scan_shape::<DEEP>(index, prep, sweep, doubled, &mut best);
+                    scan_shape::<R, DEEP>(index, prep, sweep, rater, &mut best);
                 }
-                best.map(|b: (i32, Placement)| b.1)
+                best.map(|b: (R::Score, Placement)| b.1)
             }
         }
     }
@@ -248,11 +252,11 @@ impl Player {
 /// better ratings win, equal ones go to the higher priority (Fahey's tie-break). `SHAPE` is the
 /// shape's index in the profile table, a constant so each shape gets its own unrolled code.
 #[inline]
-fn scan<const SHAPE: usize, const DEEP: bool>(
+fn scan<R: Rater, const SHAPE: usize, const DEEP: bool>(
     prep: &Prepared,
     sweep: &Sweep,
-    doubled: &DoubledWeights,
-    best: &mut Option<(i32, Placement)>,
+    rater: &R,
+    best: &mut Option<(R::Score, Placement)>,
 ) {
     let profile = ShapeProfile::at(SHAPE);
     let sx = spawn_x();
@@ -268,12 +272,12 @@ fn scan<const SHAPE: usize, const DEEP: bool>(
         };
         let Some((best_rating, best_placement)) = *best else {
             *best = prep
-                .rate_twice_at_least::<DEEP>(doubled, profile, x, y, i32::MIN)
+                .rate_at_least::<R, DEEP>(rater, profile, x, y, R::LOWEST)
                 .map(|r| (r, p));
             continue;
         };
         // The priority is needed only for ties.
-        if let Some(rating) = prep.rate_twice_at_least::<DEEP>(doubled, profile, x, y, best_rating)
+        if let Some(rating) = prep.rate_at_least::<R, DEEP>(rater, profile, x, y, best_rating)
             && (rating > best_rating
                 || (rating == best_rating && p.priority(sx) > best_placement.priority(sx)))
         {
@@ -283,17 +287,17 @@ fn scan<const SHAPE: usize, const DEEP: bool>(
 }
 
 /// [`scan`] for the shape at `index` of the profile table.
-fn scan_shape<const DEEP: bool>(
+fn scan_shape<R: Rater, const DEEP: bool>(
     index: usize,
     prep: &Prepared,
     sweep: &Sweep,
-    doubled: &DoubledWeights,
-    best: &mut Option<(i32, Placement)>,
+    rater: &R,
+    best: &mut Option<(R::Score, Placement)>,
 ) {
     macro_rules! by_index {
         ($($i:literal)*) => {
             match index {
-                $($i => scan::<$i, DEEP>(prep, sweep, doubled, best),)*
+                $($i => scan::<R, $i, DEEP>(prep, sweep, rater, best),)*
                 _ => unreachable!("shape index {index} past the table"),
             }
         };
@@ -443,13 +447,39 @@ mod tests {
 #[cfg(test)]
 mod fast_path_tests {
     use super::*;
-    use playfield_standard::{FULL_ROW, SplitMix64};
+    use playfield_standard::{FULL_ROW, PieceSource, SplitMix64};
+
+    /// The fast search with integer ratings (Dellacherie only), with `f64` ratings, and the
+    /// general loop.
+    fn variants(e: Evaluator, model: MoveModel) -> Vec<(&'static str, Player)> {
+        let player = Player::new(PlayerConfig::new(e, model));
+        let mut out = vec![
+            (
+                "fast f64",
+                Player {
+                    doubled: None,
+                    ..player
+                },
+            ),
+            (
+                "general",
+                Player {
+                    fast: false,
+                    ..player
+                },
+            ),
+        ];
+        if player.doubled.is_some() {
+            out.push(("fast integer", player));
+        }
+        out
+    }
 
     #[test]
-    fn integer_ratings_choose_what_double_ratings_choose() {
+    fn fast_search_chooses_what_the_general_loop_chooses() {
         let mut rng = SplitMix64::new(21);
         let mut compared = 0;
-        for _ in 0..4000 {
+        for _ in 0..2000 {
             let h = 4 + (rng.next_u64() % 17) as usize;
             let ph = (rng.next_u64() % (h as u64 - 1)) as usize;
             let rows: Vec<u16> = (0..ph)
@@ -460,42 +490,42 @@ mod fast_path_tests {
                 })
                 .collect();
             let board = Board::from_rows(h, &rows).unwrap();
-            for model in [MoveModel::Standard, MoveModel::Simplified] {
-                let fast = Player::new(PlayerConfig::new(Evaluator::Dellacherie, model));
-                assert!(fast.doubled.is_some());
-                let general = Player {
-                    doubled: None,
-                    ..fast
-                };
-                for piece in Piece::ALL {
-                    assert_eq!(
-                        fast.choose(&board, piece, None),
-                        general.choose(&board, piece, None),
-                        "{rows:?} {piece} {model}"
-                    );
-                    compared += 1;
+            for e in Evaluator::ALL {
+                for model in [MoveModel::Standard, MoveModel::Simplified] {
+                    let players = variants(e, model);
+                    for piece in Piece::ALL {
+                        let want = players[1].1.choose(&board, piece, None);
+                        for (name, p) in &players {
+                            assert_eq!(
+                                p.choose(&board, piece, None),
+                                want,
+                                "{name} {e} {rows:?} {piece} {model}"
+                            );
+                            compared += 1;
+                        }
+                    }
                 }
             }
         }
-        assert_eq!(compared, 4000 * 2 * 7);
+        assert_eq!(compared, 2000 * 2 * 7 * (3 + 2 + 2));
     }
 
     #[test]
-    fn integer_ratings_play_the_same_games() {
-        use playfield_standard::PieceSource;
-        for model in [MoveModel::Standard, MoveModel::Simplified] {
-            let fast = Player::new(PlayerConfig::new(Evaluator::Dellacherie, model));
-            let general = Player {
-                doubled: None,
-                ..fast
-            };
-            for seed in 0..6 {
-                let play = |p: &Player| {
-                    let mut g = Game::new(10, 1, PieceSource::random(seed)).unwrap();
-                    let record = p.play_game(&mut g, Some(20_000)).unwrap();
-                    (record, *g.board())
-                };
-                assert_eq!(play(&fast), play(&general), "{model} seed {seed}");
+    fn fast_search_plays_the_same_games() {
+        for e in Evaluator::ALL {
+            for model in [MoveModel::Standard, MoveModel::Simplified] {
+                let players = variants(e, model);
+                for seed in 0..4 {
+                    let play = |p: &Player| {
+                        let mut g = Game::new(10, 1, PieceSource::random(seed)).unwrap();
+                        let record = p.play_game(&mut g, Some(20_000)).unwrap();
+                        (record, *g.board())
+                    };
+                    let want = play(&players[1].1);
+                    for (name, p) in &players {
+                        assert_eq!(play(p), want, "{name} {e} {model} seed {seed}");
+                    }
+                }
             }
         }
     }
