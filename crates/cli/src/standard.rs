@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use playfield_ai::standard::{Evaluator, GameRecord, MoveModel, Player, PlayerConfig};
 use playfield_standard::{
-    Game, GameOver, Iteration, Piece, PieceSource, STANDARD_HEIGHT, WIDTH, game_seed,
+    EndRule, Game, GameOver, Iteration, Piece, PieceSource, STANDARD_HEIGHT, WIDTH, game_seed,
     iteration_delay, parse_pieces,
 };
 use rayon::prelude::*;
@@ -46,6 +46,27 @@ pub struct GameArgs {
     /// The alternating S/Z sequence (§6.2), which ends every game.
     #[arg(long)]
     sz: bool,
+    /// When the game ends: spawn-blocked (Fahey's rule, §5.4: a new piece must appear at the
+    /// top centre) or no-placement (the research benchmarks': while the piece fits at the top in
+    /// some orientation and column; with --model simplified for the AI).
+    #[arg(long, value_enum, default_value = "spawn-blocked")]
+    end_rule: EndRuleArg,
+}
+
+/// [`EndRule`] on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EndRuleArg {
+    SpawnBlocked,
+    NoPlacement,
+}
+
+impl From<EndRuleArg> for EndRule {
+    fn from(a: EndRuleArg) -> EndRule {
+        match a {
+            EndRuleArg::SpawnBlocked => EndRule::SpawnBlocked,
+            EndRuleArg::NoPlacement => EndRule::NoPlacement,
+        }
+    }
 }
 
 /// How the AI plays.
@@ -67,12 +88,20 @@ pub struct AiArgs {
 }
 
 impl AiArgs {
-    fn config(&self) -> Result<PlayerConfig> {
+    fn config(&self, game: &GameArgs) -> Result<PlayerConfig> {
         let evaluator: Evaluator = self.ai.parse()?;
         let model: MoveModel = self.model.parse()?;
+        let end_rule = EndRule::from(game.end_rule);
+        if end_rule == EndRule::NoPlacement && model == MoveModel::Standard {
+            bail!(
+                "--end-rule no-placement needs --model simplified: the standard model moves \
+                 pieces from the spawn position"
+            );
+        }
         Ok(PlayerConfig {
             lookahead: self.lookahead,
             exclude_game_ending: self.exclude_game_ending,
+            end_rule,
             ..PlayerConfig::new(evaluator, model)
         })
     }
@@ -162,7 +191,8 @@ impl GameArgs {
             Sequence::Sz => PieceSource::alternating_sz(),
             Sequence::Fixed(p) => PieceSource::fixed(p.clone()),
         };
-        Ok((Game::new(self.height, self.level, source)?, seed))
+        let game = Game::new(self.height, self.level, source)?.with_end_rule(self.end_rule.into());
+        Ok((game, seed))
     }
 }
 
@@ -200,6 +230,7 @@ struct ConfigJson {
     lookahead: u8,
     model: String,
     exclude_game_ending: bool,
+    end_rule: &'static str,
     height: usize,
     level: u8,
     seed: u64,
@@ -217,6 +248,7 @@ struct BenchJson {
 fn ended_name(e: Option<GameOver>) -> Option<&'static str> {
     e.map(|e| match e {
         GameOver::SpawnBlocked => "spawn-blocked",
+        GameOver::NoPlacement => "no-placement",
         GameOver::SequenceEnded => "sequence-ended",
     })
 }
@@ -249,7 +281,7 @@ fn median(sorted: &[u64]) -> f64 {
 }
 
 fn bench(a: &BenchArgs) -> Result<()> {
-    let config = a.ai.config()?;
+    let config = a.ai.config(&a.game)?;
     let sequence = a.game.sequence()?;
     if a.games == 0 {
         bail!("--games must be at least 1");
@@ -319,6 +351,10 @@ fn bench(a: &BenchArgs) -> Result<()> {
                 lookahead: config.lookahead,
                 model: config.model.to_string(),
                 exclude_game_ending: config.exclude_game_ending,
+                end_rule: match config.end_rule {
+                    EndRule::SpawnBlocked => "spawn-blocked",
+                    EndRule::NoPlacement => "no-placement",
+                },
                 height: a.game.height,
                 level: a.game.level,
                 seed: a.game.seed,
@@ -396,6 +432,9 @@ fn describe(a: &BenchArgs, c: &PlayerConfig) -> String {
     );
     if c.exclude_game_ending {
         d.push_str(" exclude-game-ending");
+    }
+    if c.end_rule == EndRule::NoPlacement {
+        d.push_str(" end-rule=no-placement");
     }
     if let Some(p) = &a.game.pieces {
         let _ = write!(d, " pieces={}", p.display());
@@ -478,7 +517,7 @@ fn draw(frame: &mut ratatui::Frame<'_>, game: &Game, title: &str, status: &str) 
 }
 
 fn watch(a: &WatchArgs) -> Result<()> {
-    let config = a.ai.config()?;
+    let config = a.ai.config(&a.game)?;
     let sequence = a.game.sequence()?;
     if !(a.speed.is_finite() && a.speed > 0.0) {
         bail!("--speed must be a positive number");

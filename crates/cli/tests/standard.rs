@@ -116,6 +116,32 @@ fn bench_pieces_file_and_sz_sequence_end_games() {
 }
 
 #[test]
+fn end_rule_is_reported_and_lets_games_run_longer() {
+    let run = |rule: &str| {
+        json(&playfield(&[
+            "standard",
+            "bench",
+            "--games",
+            "20",
+            "--height",
+            "8",
+            "--model",
+            "simplified",
+            "--end-rule",
+            rule,
+            "--json",
+        ]))
+    };
+    let fahey = run("spawn-blocked");
+    let research = run("no-placement");
+    assert_eq!(research["config"]["end_rule"], "no-placement");
+    assert_eq!(research["games"][0]["ended"], "no-placement");
+    assert_eq!(fahey["games"][0]["ended"], "spawn-blocked");
+    let mean = |v: &serde_json::Value| v["summary"]["mean_lines"].as_f64().unwrap();
+    assert!(mean(&research) > mean(&fahey));
+}
+
+#[test]
 fn bad_input_is_an_error_with_a_location() {
     let f = temp_file("bad.txt", "OIS\nZ Q\n");
     let out = playfield(&["standard", "bench", "--pieces", f.to_str().unwrap()]);
@@ -138,6 +164,15 @@ fn bad_input_is_an_error_with_a_location() {
 
     let out = playfield(&["standard", "bench", "--lookahead", "3"]);
     assert_eq!(out.status.code(), Some(2)); // clap usage error
+
+    // The research end rule needs the simplified model.
+    let out = playfield(&["standard", "bench", "--end-rule", "no-placement"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("needs --model simplified")
+    );
 
     let out = playfield(&["standard", "bench", "--pieces", "/nonexistent/seq.txt"]);
     assert_eq!(out.status.code(), Some(1));

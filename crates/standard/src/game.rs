@@ -36,11 +36,26 @@ impl FallingPiece {
     }
 }
 
+/// When a game ends because the pile is too high.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EndRule {
+    /// Fahey's rule (§5.4): a new piece must appear at the spawn position.
+    #[default]
+    SpawnBlocked,
+    /// The research benchmarks' rule (Thiery & Scherrer): the game goes on while the new piece
+    /// fits at the top of the board in some orientation and column. A piece whose spawn position
+    /// is blocked appears at the top of the first orientation (in rotation order) and column
+    /// (left to right) where it fits.
+    NoPlacement,
+}
+
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameOver {
     /// A new piece could not appear (§5.4).
     SpawnBlocked,
+    /// A new piece fit nowhere at the top of the board ([`EndRule::NoPlacement`]).
+    NoPlacement,
     /// A fixed piece sequence ran out.
     SequenceEnded,
 }
@@ -86,6 +101,7 @@ pub struct Game {
     piece_level: u8,
     over: Option<GameOver>,
     rows_at_once: [u64; 5],
+    end_rule: EndRule,
 }
 
 impl Game {
@@ -113,7 +129,21 @@ impl Game {
             piece_level: initial_level,
             over: None,
             rows_at_once: [0; 5],
+            end_rule: EndRule::SpawnBlocked,
         })
+    }
+
+    /// The same game under `rule` (Fahey's [`EndRule::SpawnBlocked`] unless changed).
+    #[must_use]
+    pub fn with_end_rule(mut self, rule: EndRule) -> Game {
+        self.end_rule = rule;
+        self
+    }
+
+    /// The end rule.
+    #[must_use]
+    pub const fn end_rule(&self) -> EndRule {
+        self.end_rule
     }
 
     /// The pile.
@@ -300,14 +330,48 @@ impl Game {
             x: self.spawn_x(),
             y: self.spawn_y(),
         };
-        if !self.board.fits(p.shape(), p.x, p.y) {
-            self.over = Some(GameOver::SpawnBlocked);
-            return Iteration::GameOver(GameOver::SpawnBlocked);
-        }
+        let p = if self.board.fits(p.shape(), p.x, p.y) {
+            p
+        } else {
+            let end = match self.end_rule {
+                EndRule::SpawnBlocked => GameOver::SpawnBlocked,
+                EndRule::NoPlacement => match self.first_fit_at_top(kind) {
+                    Some(p) => {
+                        self.current = Some(p);
+                        self.free_fall_iterations = 0;
+                        self.piece_level = self.level();
+                        return Iteration::Spawned(kind);
+                    }
+                    None => GameOver::NoPlacement,
+                },
+            };
+            self.over = Some(end);
+            return Iteration::GameOver(end);
+        };
         self.current = Some(p);
         self.free_fall_iterations = 0;
         self.piece_level = self.level();
         Iteration::Spawned(kind)
+    }
+
+    /// The first orientation and column (in rotation order, left to right) where `kind` fits
+    /// with its top on the board's top row.
+    fn first_fit_at_top(&self, kind: Piece) -> Option<FallingPiece> {
+        let top_row = self.spawn_y();
+        (0..kind.orientations()).find_map(|orientation| {
+            let shape = kind.shape(orientation);
+            let y = top_row - i32::from(shape.dy_max);
+            let columns = -i32::from(shape.dx_min)..WIDTH as i32 - i32::from(shape.dx_max);
+            columns
+                .into_iter()
+                .find(|&x| self.board.fits(shape, x, y))
+                .map(|x| FallingPiece {
+                    kind,
+                    orientation,
+                    x,
+                    y,
+                })
+        })
     }
 
     fn land(&mut self) -> Landing {
@@ -338,6 +402,39 @@ mod tests {
     fn game_with(pieces: &str, level: u8) -> Game {
         let seq = crate::sequence::parse_pieces(pieces, "test").unwrap();
         Game::new(20, level, PieceSource::fixed(seq)).unwrap()
+    }
+
+    #[test]
+    fn end_rules_differ_only_when_the_spawn_position_is_blocked() {
+        // Columns 4..=6 (0-based) filled up to the top: the spawn position is blocked, the
+        // sides are free.
+        let tower = 0b0001110000;
+        let board = Board::from_rows(20, &[tower; 20]).unwrap();
+        let mut fahey = game_with("O", 1);
+        fahey.set_board(board);
+        assert_eq!(
+            fahey.iteration(),
+            Iteration::GameOver(GameOver::SpawnBlocked)
+        );
+        let mut research = game_with("OO", 1).with_end_rule(EndRule::NoPlacement);
+        research.set_board(board);
+        assert_eq!(research.iteration(), Iteration::Spawned(Piece::O));
+        // It appears at the top of the first column where it fits, on the board.
+        let p = research.current().unwrap();
+        assert!(research.board().fits(p.shape(), p.x, p.y));
+        assert_eq!(p.y + i32::from(p.shape().dy_max), 19);
+        let landing = research.place(0, 8).unwrap();
+        assert_eq!(landing.rows_completed, 0);
+        // With only columns 0..=3 and 7 free, the second O still fits (columns 0..=1 or 2..=3).
+        assert_eq!(research.iteration(), Iteration::Spawned(Piece::O));
+        // A board full to the top except one column: nothing fits, the game ends.
+        let full = Board::from_rows(20, &[FULL_ROW & !1; 20]).unwrap();
+        let mut research = game_with("O", 1).with_end_rule(EndRule::NoPlacement);
+        research.set_board(full);
+        assert_eq!(
+            research.iteration(),
+            Iteration::GameOver(GameOver::NoPlacement)
+        );
     }
 
     #[test]

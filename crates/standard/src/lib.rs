@@ -11,7 +11,7 @@ pub mod sequence;
 
 pub use board::{Board, FULL_ROW, MAX_HEIGHT, MIN_HEIGHT, STANDARD_HEIGHT, WIDTH};
 pub use error::Error;
-pub use game::{FallingPiece, Game, GameOver, Iteration, Landing};
+pub use game::{EndRule, FallingPiece, Game, GameOver, Iteration, Landing};
 pub use piece::{Piece, Shape};
 pub use rules::{actual_level, earned_level, iteration_delay, point_award};
 pub use sequence::{PieceSource, SplitMix64, game_seed, parse_pieces};

@@ -1,7 +1,7 @@
 //! Move models: which placements a player considers for a piece.
 
 use super::incremental::{Prepared, ShapeProfile};
-use playfield_standard::{Board, Piece, WIDTH};
+use playfield_standard::{Board, EndRule, Piece, WIDTH};
 use std::fmt;
 use std::str::FromStr;
 
@@ -119,14 +119,21 @@ pub fn spawn_y(board: &Board) -> i32 {
 /// All placements of a new `piece` on `board` under `model`. Empty if the piece cannot appear.
 #[must_use]
 pub fn placements(board: &Board, piece: Piece, model: MoveModel) -> Placements {
-    placements_on(&Prepared::new(board), piece, model)
+    placements_on(&Prepared::new(board), piece, model, EndRule::SpawnBlocked)
 }
 
-/// [`placements`] on a prepared board (its column heights give the landing rows).
+/// [`placements`] on a prepared board (its column heights give the landing rows), under
+/// `end_rule`: with [`EndRule::NoPlacement`] and the simplified model a piece whose spawn position
+/// is blocked still has the placements that fit at the top.
 #[must_use]
-pub fn placements_on(prep: &Prepared, piece: Piece, model: MoveModel) -> Placements {
+pub fn placements_on(
+    prep: &Prepared,
+    piece: Piece,
+    model: MoveModel,
+    end_rule: EndRule,
+) -> Placements {
     let mut out = Placements::default();
-    for_each_placement(prep, piece, model, |p, _| out.push(p));
+    for_each_placement(prep, piece, model, end_rule, |p, _| out.push(p));
     out
 }
 
@@ -183,15 +190,18 @@ pub enum Sweeps {
     },
 }
 
-/// The sweeps of a new `piece` on a prepared board under `model`.
+/// The sweeps of a new `piece` on a prepared board under `model` and `end_rule` (see
+/// [`placements_on`]).
 #[must_use]
-pub fn sweeps(prep: &Prepared, piece: Piece, model: MoveModel) -> Sweeps {
+pub fn sweeps(prep: &Prepared, piece: Piece, model: MoveModel, end_rule: EndRule) -> Sweeps {
     let board = prep.board();
     let sx = spawn_x();
     let sy = spawn_y(board);
     let ph = prep.pile_height() as i32;
     let s0 = piece.shape(0);
-    if !board.fits(s0, sx, sy) {
+    // The standard model moves the piece from the spawn position, so it must appear there.
+    let spawn_needed = model == MoveModel::Standard || end_rule == EndRule::SpawnBlocked;
+    if spawn_needed && !board.fits(s0, sx, sy) {
         return Sweeps::None;
     }
     let mut sweeps = [Sweep {
@@ -271,9 +281,10 @@ pub fn for_each_placement(
     prep: &Prepared,
     piece: Piece,
     model: MoveModel,
+    end_rule: EndRule,
     mut visit: impl FnMut(Placement, &'static ShapeProfile),
 ) {
-    match sweeps(prep, piece, model) {
+    match sweeps(prep, piece, model, end_rule) {
         Sweeps::None => {}
         Sweeps::Forced(p) => visit(p, ShapeProfile::of(piece, 0)),
         Sweeps::Orientations { sweeps, len } => {

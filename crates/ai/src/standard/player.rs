@@ -5,7 +5,7 @@ use super::evaluator::{DoubledWeights, Evaluator, Rater, Weights};
 use super::features::place_and_measure_with;
 use super::incremental::{Prepared, ShapeProfile};
 use super::moves::{MoveModel, Placement, Sweep, Sweeps, placements_on, spawn_x, spawn_y, sweeps};
-use playfield_standard::{Board, Game, GameOver, Iteration, Landing, Piece};
+use playfield_standard::{Board, EndRule, Game, GameOver, Iteration, Landing, Piece, WIDTH};
 
 /// How a player plays.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,6 +18,9 @@ pub struct PlayerConfig {
     pub lookahead: u8,
     /// Avoid placements after which some new piece could not appear (unless all are such).
     pub exclude_game_ending: bool,
+    /// The game's end rule (the simplified model can place a piece whose spawn position is
+    /// blocked under [`EndRule::NoPlacement`]).
+    pub end_rule: EndRule,
 }
 
 impl PlayerConfig {
@@ -29,6 +32,7 @@ impl PlayerConfig {
             model,
             lookahead: 1,
             exclude_game_ending: false,
+            end_rule: EndRule::SpawnBlocked,
         }
     }
 }
@@ -72,6 +76,21 @@ fn spawn_region_clear(board: &Board) -> bool {
     board.rows()[sy] & mask == 0 && board.rows()[sy - 1] & mask == 0
 }
 
+/// Whether every piece can appear next on `board` under `rule`.
+fn game_goes_on(board: &Board, rule: EndRule) -> bool {
+    match rule {
+        EndRule::SpawnBlocked => spawn_region_clear(board),
+        EndRule::NoPlacement => Piece::ALL.iter().all(|&piece| {
+            (0..piece.orientations()).any(|r| {
+                let s = piece.shape(r);
+                let top = spawn_y(board) - i32::from(s.dy_max);
+                (-i32::from(s.dx_min)..WIDTH as i32 - i32::from(s.dx_max))
+                    .any(|x| board.fits(s, x, top))
+            })
+        }),
+    }
+}
+
 /// A player.
 #[derive(Debug, Clone, Copy)]
 pub struct Player {
@@ -109,7 +128,7 @@ impl Player {
     /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
     fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
         let prep = Prepared::new(board);
-        let list = placements_on(&prep, piece, self.config.model);
+        let list = placements_on(&prep, piece, self.config.model, self.config.end_rule);
         let profiles = profiles(piece);
         let mut best = REALLY_BAD;
         for p in list.as_slice() {
@@ -134,7 +153,7 @@ impl Player {
                 (_, true) => self.choose_fast::<_, true>(&prep, piece, &self.config.weights),
             };
         }
-        let list = placements_on(&prep, piece, self.config.model);
+        let list = placements_on(&prep, piece, self.config.model, self.config.end_rule);
         if let [only] = list.as_slice()
             && only.forced
         {
@@ -151,7 +170,8 @@ impl Player {
             if need_board {
                 let (after, f) = place_and_measure_with(board, ph, shape, p.x, p.y, self.deep);
                 rating = self.config.weights.rate(&f);
-                safe = !self.config.exclude_game_ending || spawn_region_clear(&after);
+                safe =
+                    !self.config.exclude_game_ending || game_goes_on(&after, self.config.end_rule);
                 if self.config.lookahead >= 2
                     && let Some(n) = next
                 {
@@ -188,7 +208,7 @@ impl Player {
         piece: Piece,
         rater: &R,
     ) -> Option<Placement> {
-        match sweeps(prep, piece, self.config.model) {
+        match sweeps(prep, piece, self.config.model, self.config.end_rule) {
             Sweeps::None => None,
             Sweeps::Forced(p) => Some(p),
             Sweeps::Orientations { sweeps, len } => {
@@ -426,6 +446,39 @@ mod tests {
         let b = Board::new(20).unwrap();
         let p = player.choose(&b, Piece::O, None).unwrap();
         assert_eq!((p.x, p.orientation), (1, 0));
+    }
+
+    #[test]
+    fn no_placement_rule_plays_on_past_a_blocked_spawn() {
+        let cfg = PlayerConfig {
+            end_rule: EndRule::NoPlacement,
+            ..PlayerConfig::new(Evaluator::Dellacherie, MoveModel::Simplified)
+        };
+        let player = Player::new(cfg);
+        // The spawn position blocked by a tower in columns 4..=6, the sides free.
+        let board = Board::from_rows(12, &[0b0001110000; 12]).unwrap();
+        assert_eq!(player.choose(&board, Piece::I, None).map(|p| p.y), Some(0));
+        let fahey = Player::new(PlayerConfig::new(
+            Evaluator::Dellacherie,
+            MoveModel::Simplified,
+        ));
+        assert_eq!(fahey.choose(&board, Piece::I, None), None);
+        let (mut spawn_total, mut placement_total) = (0, 0);
+        for seed in 0..20 {
+            let mut g = Game::new(8, 1, PieceSource::random(seed)).unwrap();
+            spawn_total += fahey.play_game(&mut g, None).unwrap().lines;
+            let mut g = Game::new(8, 1, PieceSource::random(seed))
+                .unwrap()
+                .with_end_rule(EndRule::NoPlacement);
+            let r = player.play_game(&mut g, None).unwrap();
+            assert_eq!(r.ended, Some(GameOver::NoPlacement));
+            placement_total += r.lines;
+        }
+        // The research rule lets games run longer.
+        assert!(
+            placement_total > spawn_total,
+            "{placement_total} vs {spawn_total}"
+        );
     }
 
     #[test]
