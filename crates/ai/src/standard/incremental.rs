@@ -3,7 +3,7 @@
 //! placement that completes rows (or asks for the BCTS-only features) takes the full path.
 
 use super::evaluator::Rater;
-use super::features::{Features, landing_height_twice, place_and_measure_with, pop12};
+use super::features::{Features, place_and_measure_with, pop12};
 use playfield_standard::{Board, FULL_ROW, MAX_HEIGHT, Piece, Shape, WIDTH};
 
 const WALLS: u16 = 1 | (1 << (WIDTH + 1));
@@ -82,6 +82,17 @@ fn column_transitions(col: u32) -> u32 {
 pub struct ShapeProfile {
     /// The shape.
     pub shape: &'static Shape,
+    /// The shape's leftmost cell offset, copied so the search's constants live in this crate's
+    /// table (the compiler folds them into each shape's code; it cannot see through the pointer).
+    dx_min: i32,
+    /// Lowest cell offset (copied).
+    dy_min: i32,
+    /// Twice the landing height's offset from the origin row: `dy_min + dy_max`.
+    dy_sum: i32,
+    /// Row masks (copied from the shape).
+    masks: [u16; 4],
+    /// Rows spanned.
+    rows: usize,
     /// Columns spanned.
     width: usize,
     /// Cells of each spanned column, bit k = row `dy_min + k`.
@@ -110,6 +121,11 @@ impl ShapeProfile {
         }
         ShapeProfile {
             shape,
+            dx_min: shape.dx_min as i32,
+            dy_min: shape.dy_min as i32,
+            dy_sum: (shape.dy_min + shape.dy_max) as i32,
+            masks: shape.masks,
+            rows: shape.rows(),
             width: (shape.dx_max - shape.dx_min + 1) as usize,
             col_bits,
             col_low,
@@ -285,7 +301,7 @@ impl Prepared {
     #[inline]
     #[must_use]
     pub fn landing_row_above_pile(&self, profile: &ShapeProfile, ox: i32) -> i32 {
-        let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+        let left = (ox + profile.dx_min) as usize;
         let mut y = i32::MIN;
         for c in 0..profile.width {
             y = y.max(self.heights[left + c] - profile.col_low[c]);
@@ -352,7 +368,7 @@ impl Prepared {
             return Some(rater.score(&f));
         };
         if rater.wells_never_help() {
-            let left = (ox + i32::from(profile.shape.dx_min)) as usize;
+            let left = (ox + profile.dx_min) as usize;
             let piece_cols = &self.wells_by_col[left..left + profile.width];
             f.wells = self.wells - piece_cols.iter().sum::<u32>();
             if rater.score(&f) < at_least {
@@ -366,9 +382,8 @@ impl Prepared {
     /// The board's wells after the piece lands at (`ox`, `oy`).
     #[inline(always)]
     fn wells_after(&self, profile: &ShapeProfile, ox: i32, oy: i32) -> u32 {
-        let shape = profile.shape;
-        let left = (ox + i32::from(shape.dx_min)) as usize;
-        let bottom = (oy + i32::from(shape.dy_min)) as usize;
+        let left = (ox + profile.dx_min) as usize;
+        let bottom = (oy + profile.dy_min) as usize;
         // Columns left - 2 ..= left + 5 (padded index = column + 1), the piece's added.
         let lo = left.saturating_sub(1);
         let mut window: [u32; 8] = self.padded_cols[lo..lo + 8].try_into().unwrap_or([0; 8]);
@@ -393,13 +408,12 @@ impl Prepared {
         ox: i32,
         oy: i32,
     ) -> Option<Features> {
-        let shape = profile.shape;
-        let left = (ox + i32::from(shape.dx_min)) as usize;
-        let bottom = (oy + i32::from(shape.dy_min)) as usize;
+        let left = (ox + profile.dx_min) as usize;
+        let bottom = (oy + profile.dy_min) as usize;
         // Row transitions: only the piece's rows change (read from the padded rows, so no bounds
         // are tested).
         let mut rt = self.row_trans_total;
-        for (i, &mask) in shape.masks[..shape.rows()].iter().enumerate() {
+        for (i, &mask) in profile.masks[..profile.rows].iter().enumerate() {
             let y = bottom + i;
             let row = self.padded_rows[y] | (mask << left);
             if row == FULL_ROW {
@@ -438,7 +452,7 @@ impl Prepared {
             }
         }
         let f = Features {
-            landing_height_twice: landing_height_twice(shape, oy),
+            landing_height_twice: 2 * (oy + 1) + profile.dy_sum,
             eroded_cells: 0,
             rows_completed: 0,
             row_transitions: rt,
