@@ -128,14 +128,13 @@ impl Player {
     /// The best rating any placement of `piece` reaches on `board` (REALLY_BAD if none).
     fn best_rating(&self, board: &Board, piece: Piece) -> f64 {
         let prep = Prepared::new(board);
-        let list = placements_on(&prep, piece, self.config.model, self.config.end_rule);
-        let profiles = profiles(piece);
-        let mut best = REALLY_BAD;
-        for p in list.as_slice() {
-            let f = prep.features_of(profiles[usize::from(p.orientation)], p.x, p.y, self.deep);
-            best = best.max(self.config.weights.rate(&f));
-        }
-        best
+        let weights = &self.config.weights;
+        let best = if self.deep {
+            self.choose_fast::<_, true>(&prep, piece, weights)
+        } else {
+            self.choose_fast::<_, false>(&prep, piece, weights)
+        };
+        best.map_or(REALLY_BAD, |(rating, _)| rating.max(REALLY_BAD))
     }
 
     /// The placement to play for a new `piece` on `board`; `next` is the preview piece (used with
@@ -147,10 +146,14 @@ impl Player {
         // The board after each placement is needed only to look further or to check the spawn.
         let need_board = self.config.exclude_game_ending || self.config.lookahead >= 2;
         if !need_board && self.fast {
+            let weights = &self.config.weights;
+            let best = |b: Option<(_, Placement)>| b.map(|(_, p)| p);
             return match (self.doubled, self.deep) {
-                (Some(doubled), false) => self.choose_fast::<_, false>(&prep, piece, &doubled),
-                (_, false) => self.choose_fast::<_, false>(&prep, piece, &self.config.weights),
-                (_, true) => self.choose_fast::<_, true>(&prep, piece, &self.config.weights),
+                (Some(doubled), false) => self
+                    .choose_fast::<_, false>(&prep, piece, &doubled)
+                    .map(|(_, p)| p),
+                (_, false) => best(self.choose_fast::<_, false>(&prep, piece, weights)),
+                (_, true) => best(self.choose_fast::<_, true>(&prep, piece, weights)),
             };
         }
         let list = placements_on(&prep, piece, self.config.model, self.config.end_rule);
@@ -207,17 +210,21 @@ impl Player {
         prep: &Prepared,
         piece: Piece,
         rater: &R,
-    ) -> Option<Placement> {
+    ) -> Option<(R::Score, Placement)> {
         match sweeps(prep, piece, self.config.model, self.config.end_rule) {
             Sweeps::None => None,
-            Sweeps::Forced(p) => Some(p),
+            Sweeps::Forced(p) => {
+                let profile = ShapeProfile::of(piece, 0);
+                prep.rate_at_least::<R, DEEP>(rater, profile, p.x, p.y, R::LOWEST)
+                    .map(|rating| (rating, p))
+            }
             Sweeps::Orientations { sweeps, len } => {
                 let mut best = None;
                 for sweep in &sweeps[..len] {
                     let index = ShapeProfile::index(piece, sweep.orientation);
                     scan_shape::<R, DEEP>(index, prep, sweep, rater, &mut best);
                 }
-                best.map(|b: (R::Score, Placement)| b.1)
+                best
             }
         }
     }
@@ -561,6 +568,47 @@ mod fast_path_tests {
             }
         }
         assert_eq!(compared, 2000 * 2 * 7 * (3 + 2 + 2));
+    }
+
+    #[test]
+    fn best_rating_is_the_highest_rating_of_any_placement() {
+        let mut rng = SplitMix64::new(8);
+        for _ in 0..1500 {
+            let h = 4 + (rng.next_u64() % 17) as usize;
+            let ph = (rng.next_u64() % (h as u64 - 1)) as usize;
+            let rows: Vec<u16> = (0..ph)
+                .map(|_| rng.next_u64() as u16 & FULL_ROW & !(1 << (rng.next_u64() % 10)))
+                .collect();
+            let board = Board::from_rows(h, &rows).unwrap();
+            for e in Evaluator::ALL {
+                for model in [MoveModel::Standard, MoveModel::Simplified] {
+                    let player = Player::new(PlayerConfig::new(e, model));
+                    for piece in Piece::ALL {
+                        let want = crate::standard::placements(&board, piece, model)
+                            .as_slice()
+                            .iter()
+                            .map(|p| {
+                                let shape = piece.shape(p.orientation);
+                                let f = crate::standard::place_and_measure(
+                                    &board,
+                                    shape,
+                                    p.x,
+                                    p.y,
+                                    player.deep,
+                                )
+                                .1;
+                                e.weights().rate(&f)
+                            })
+                            .fold(REALLY_BAD, f64::max);
+                        assert_eq!(
+                            player.best_rating(&board, piece),
+                            want,
+                            "{e} {rows:?} {piece}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
