@@ -1,6 +1,7 @@
 //! Fast features: the board's per-row and per-column terms are computed once per decision, and
-//! each placement that completes no row only recomputes the rows and columns it touches. A
-//! placement that completes rows (or asks for the BCTS-only features) takes the full path.
+//! each placement that completes no row only recomputes the rows and columns it touches (and the
+//! wells only when the rating could still win, see [`Prepared::rate_at_least`]). A placement that
+//! completes rows, or a BCTS placement tucked under an overhang, takes the full path.
 
 use super::evaluator::Rater;
 use super::features::{Features, place_and_measure_with, pop12};
