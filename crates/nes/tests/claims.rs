@@ -2,8 +2,11 @@
 //! fact id (`tetris-nes/das-wall-charge` is `das_wall_charge`), on the engine. Each test sets up
 //! the situation the document describes and asserts the figure it states; where the document is
 //! disputed or wrong, the test asserts what the ROM does and its comment says how the document
-//! differs. The situations are in `support/claims.rs`, shared with `playfield-rom`'s
-//! `tests/claims_rom.rs`, which runs the same ones on the real ROM.
+//! differs. The situations a console can be driven to are in `support/facts.rs` (on top of the
+//! console helpers of `support/claims.rs`), shared with `playfield-rom`'s `tests/claims_rom.rs`,
+//! which runs the same ones on the real ROM; the computations over the randomizer, the
+//! 4,800-piece measurement and the PAL facts are here. Two names say more than their id:
+//! `entry-delay` is `entry_delay_by_row` and `piece-frequency` is `piece_frequency_long_run`.
 //!
 //! Not tested, because they are about history, players or words, not the game's mechanics:
 //! `release` (November 1989), `ctwc-version`, `kill-screen-name`, `das-term`, `vibrating-dpad`,
@@ -18,7 +21,7 @@ use playfield_nes::{Buttons, Nes, Region, addr, next_rng};
 use support::claims::*;
 use support::facts::{self, *};
 
-/// An engine in a game of `game_type` at `level`, its first piece under control.
+/// The engine in an A-type game at `level`, its first piece under control.
 fn engine_game(level: u8) -> Engine {
     let mut c = engine(Region::Ntsc);
     start_game(&mut c, 0, level);

@@ -84,6 +84,7 @@ pub fn opening_delay<C: Console>(game: &impl Fn(u8) -> C) {
     // The first piece hangs at every start level: counted from the first frame it is under
     // control, its first row falls 96 frames later (the fall timer keeps counting meanwhile, so
     // the row falls as soon as the wait ends).
+    // INITIAL_AUTOREPEAT_Y is $A0 (-96), as the document says; Birken's text misprints $0A.
     for level in 0..20u8 {
         let mut c = game(level);
         assert_eq!(
