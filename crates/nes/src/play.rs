@@ -581,8 +581,11 @@ impl Nes {
         self.events.add(Events::SPAWN);
     }
 
-    /// `chooseNextTetrimino`: the demo's table in the demo, else `pickRandomTetrimino`.
-    pub(crate) fn choose_next_tetrimino(&mut self) -> u8 {
+    /// `chooseNextTetrimino`: the demo's table in the demo, else `pickRandomTetrimino`, which
+    /// steps `spawnCount` (and on a reroll the generator) and sets `spawnID`. Returns the
+    /// orientation id picked. Public so the piece distribution can be computed exactly from the
+    /// game's own routine over every generator state.
+    pub fn choose_next_tetrimino(&mut self) -> u8 {
         if self.game_mode == game_mode::DEMO {
             let x = usize::from(self.demo_index);
             self.demo_index = self.demo_index.wrapping_add(1);
