@@ -444,8 +444,16 @@ impl Nes {
 
     /// Runs one .fm2 input line: its power or reset command first (as FCEUX does), then the
     /// frame. A power command starts the console again, frame count included.
+    ///
+    /// A command on the first line after power-on does nothing: FCEUX powers the console on when
+    /// a movie starts and applies the first line's command before the CPU has run a cycle, when
+    /// a reset (the CPU restarts at the reset vector, the PPU waits its warm-up frames again) or
+    /// another power-on leaves the console exactly as it was. Movies converted from older formats
+    /// begin with such a reset.
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
-        if line.command.power() {
+        if self.frame == 0 {
+            // Nothing has run since power-on: see above.
+        } else if line.command.power() {
             let demo = self.demo_data.take();
             *self = Nes::power_on_region(self.region);
             self.demo_data = demo;

@@ -115,12 +115,16 @@ impl Emulator {
     /// Runs one `.fm2` input line: its power or reset command first (as FCEUX does), then
     /// player 1's buttons for one frame.
     ///
-    /// A power command restarts from power-on, so the frame count starts again too.
+    /// A power command restarts from power-on, so the frame count starts again too. A command
+    /// on the first line after power-on does nothing, as in FCEUX, which applies it before the
+    /// console has run a cycle (see `Nes::step_line` in `playfield-nes`).
     ///
     /// # Errors
     /// As [`Emulator::step`].
     pub fn step_line(&mut self, line: &InputLine) -> Result<(), RomError> {
-        if line.command.power() {
+        if self.frame == 0 {
+            // Nothing has run since power-on: a reset or power-on changes nothing.
+        } else if line.command.power() {
             self.power_on();
         } else if line.command.soft_reset() {
             self.deck.reset(ResetKind::Soft);
