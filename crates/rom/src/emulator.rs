@@ -173,6 +173,16 @@ impl Emulator {
         self.deck.wram()
     }
 
+    /// The running console, for the lag probe (`crate::lag`).
+    pub(crate) fn deck_mut(&mut self) -> &mut ControlDeck {
+        &mut self.deck
+    }
+
+    /// Counts an input line the lag probe clocked itself.
+    pub(crate) fn count_line(&mut self) {
+        self.frame += 1;
+    }
+
     /// The trace of the current state ([`Emulator::frame`] input lines after power-on).
     #[must_use]
     pub fn trace_frame(&self) -> TraceFrame {
@@ -182,7 +192,7 @@ impl Emulator {
 
 /// Our bit layout (R=$01 … A=$80) to tetanes' (A=$01 … Right=$80): the same eight buttons in the
 /// opposite order, so reversing the bits maps each one.
-fn to_joypad(buttons: Buttons) -> JoypadBtnState {
+pub(crate) fn to_joypad(buttons: Buttons) -> JoypadBtnState {
     JoypadBtnState::from_bits_truncate(u16::from(buttons.0.reverse_bits()))
 }
 
