@@ -43,7 +43,7 @@ impl Rng {
 }
 
 fn bcd(v: u32) -> u8 {
-    ((v / 10 % 10) << 4 | v % 10) as u8
+    (((v / 10 % 10) << 4) | (v % 10)) as u8
 }
 
 #[derive(Clone, Copy, Debug)]
