@@ -6,7 +6,10 @@
 //! outlasts the frame, the NMI interrupts it instead: that frame is a *lag frame*. The NMI still
 //! runs (frame counter, RNG, controller, playfield upload), and the main loop, once it finishes,
 //! waits for the next NMI. A *crash* is the CPU leaving the game's code: an invalid opcode (the
-//! emulator reports it) or an NMI that interrupts an address outside the program.
+//! emulator reports it), an NMI that interrupts an address outside the program, or an NMI that
+//! interrupts the jump-table routine where it holds its pointer in `tmp1`/`tmp2`, which the NMI's
+//! own dispatch overwrites (measured: after it the game freezes, or its NMIs stop). A caller that
+//! sees [`FrameOutcome::NoNmi`] in play, where the NMI is always on, has also seen a crash.
 //!
 //! The wait loops and the NMI handler are found in the user's ROM (the vector at $FFFA and the
 //! byte pattern of the loop), so nothing of the ROM is written here.
@@ -20,13 +23,32 @@ use tetanes_core::input::Player;
 /// `lda verticalBlankingInterval` ($33, zero page) then `beq` back to it.
 const WAIT_LOOP: [u8; 4] = [0xA5, 0x33, 0xF0, 0xFC];
 
-/// Where the ROM's NMI handler starts and where its main loop waits, read from a ROM file.
+/// `switch_s_plus_2a`, the jump-table routine: `asl`, `tay`, `iny`, `pla`, `sta tmp1`, `pla`,
+/// `sta tmp2`, `lda (tmp1),y`, `tax`, `iny`, `lda (tmp1),y`, `sta tmp2`, `stx tmp1`, `jmp (tmp1)`.
+const SWITCH_ROUTINE: [u8; 22] = [
+    0x0A, 0xA8, 0xC8, 0x68, 0x85, 0x00, 0x68, 0x85, 0x01, 0xB1, 0x00, 0xAA, 0xC8, 0xB1, 0x00, 0x85,
+    0x01, 0x86, 0x00, 0x6C, 0x00, 0x00,
+];
+
+/// Offsets in [`SWITCH_ROUTINE`] of the instructions at which an NMI is fatal. The NMI handler's
+/// `render` dispatches through the same routine, so it leaves its own pointer in `tmp1`/`tmp2`
+/// ($00-$01). Interrupted once `tmp1` holds the main loop's table address and before both bytes of
+/// the target are stored again from registers (`pla`/`sta tmp2`, the two table reads), or between
+/// the final `sta tmp2` and `jmp (tmp1)`, the main loop reads or jumps through the NMI's pointer:
+/// it runs the NMI's render routine in its place and goes astray. At the first `sta tmp1` and at
+/// the final `sta tmp2` both bytes are still rewritten from the stack or the registers.
+const SWITCH_FATAL_OFFSETS: [u16; 8] = [6, 7, 9, 11, 12, 13, 17, 19];
+
+/// Where the ROM's NMI handler starts, where its main loop waits and where an NMI is fatal, read
+/// from a ROM file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RomLayout {
     /// The NMI vector ($FFFA).
     pub nmi: u16,
     /// Addresses of the two instructions of every wait loop.
     pub wait_pcs: Vec<u16>,
+    /// Addresses in the jump-table routine where an NMI sends the main loop astray.
+    pub fatal_pcs: Vec<u16>,
 }
 
 impl RomLayout {
@@ -52,15 +74,30 @@ impl RomLayout {
         if wait_pcs.is_empty() {
             return Err(RomError::Emulator("no wait loop found in the ROM".into()));
         }
-        Ok(RomLayout { nmi, wait_pcs })
+        let switch = prg
+            .windows(SWITCH_ROUTINE.len())
+            .position(|w| w == SWITCH_ROUTINE)
+            .ok_or_else(|| RomError::Emulator("no jump-table routine found in the ROM".into()))?;
+        let fatal_pcs = SWITCH_FATAL_OFFSETS
+            .iter()
+            .map(|&o| 0x8000 + switch as u16 + o)
+            .collect();
+        Ok(RomLayout {
+            nmi,
+            wait_pcs,
+            fatal_pcs,
+        })
     }
 }
 
 /// What the ROM did in one frame, as seen from its NMI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrameOutcome {
-    /// The NMI found the main loop waiting.
-    OnTime,
+    /// The NMI found the main loop waiting, in the wait loop at this address.
+    OnTime {
+        /// The interrupted program counter (one of [`RomLayout::wait_pcs`]).
+        pc: u16,
+    },
     /// The NMI interrupted the main loop's work at this address.
     Lag {
         /// The interrupted program counter.
@@ -82,6 +119,12 @@ pub enum CrashCause {
     InvalidOpcode,
     /// The NMI interrupted the CPU outside the program ($8000-$FFFF).
     OutsideProgram {
+        /// The interrupted program counter.
+        pc: u16,
+    },
+    /// The NMI interrupted the jump-table routine where its pointer is live (see
+    /// [`RomLayout::fatal_pcs`]): the main loop then jumps through the NMI's pointer.
+    NmiInJumpTable {
         /// The interrupted program counter.
         pc: u16,
     },
@@ -139,8 +182,12 @@ impl Emulator {
                 FrameOutcome::Crash {
                     cause: CrashCause::OutsideProgram { pc },
                 }
+            } else if layout.fatal_pcs.contains(&pc) {
+                FrameOutcome::Crash {
+                    cause: CrashCause::NmiInJumpTable { pc },
+                }
             } else if layout.wait_pcs.contains(&pc) {
-                FrameOutcome::OnTime
+                FrameOutcome::OnTime { pc }
             } else {
                 FrameOutcome::Lag { pc }
             };
