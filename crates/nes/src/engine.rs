@@ -380,6 +380,27 @@ impl Nes {
         self.events
     }
 
+    /// Runs one video frame as a *lag frame*: the frame in which the NMI interrupted the main
+    /// loop's work instead of finding it waiting. The NMI handler runs as in every frame (frame
+    /// counter, RNG, controller read, rendering); the main loop, once its interrupted work is done,
+    /// waits for the next NMI, so no game routine runs in this frame and a button newly pressed
+    /// in it is no longer new when the next frame's routines read it.
+    ///
+    /// The engine does not predict lag frames itself: the frame's CPU cycle count depends on the
+    /// audio driver and on the console's cycle phase, which it does not model. This is for a
+    /// caller that knows a frame lagged (measured on the ROM, see `playfield-rom`'s lag probe);
+    /// outside play it is the same as [`Nes::step`].
+    pub fn step_lag_frame(&mut self, buttons: Buttons) -> Events {
+        if self.wait != Wait::MainLoop || self.nmi_skip > 0 || self.game_mode != game_mode::PLAY {
+            return self.step(buttons);
+        }
+        self.frame += 1;
+        self.events = Events::default();
+        self.nmi(buttons);
+        self.events.add(Events::LAG);
+        self.events
+    }
+
     /// Frames stepped since power-on (input lines consumed).
     #[must_use]
     pub fn frame(&self) -> u64 {
@@ -452,8 +473,16 @@ impl Nes {
 
     /// Runs one .fm2 input line: its power or reset command first (as FCEUX does), then the
     /// frame. A power command starts the console again, frame count included.
+    ///
+    /// A command on the first line after power-on does nothing: FCEUX powers the console on when
+    /// a movie starts and applies the first line's command before the CPU has run a cycle, when
+    /// a reset (the CPU restarts at the reset vector, the PPU waits its warm-up frames again) or
+    /// another power-on leaves the console exactly as it was. Movies converted from older formats
+    /// begin with such a reset.
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
-        if line.command.power() {
+        if self.frame == 0 {
+            // Nothing has run since power-on: see above.
+        } else if line.command.power() {
             let demo = self.demo_data.take();
             let modifiers = self.modifiers;
             *self = Nes::power_on_region(self.region);

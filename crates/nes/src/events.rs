@@ -25,6 +25,8 @@ impl Events {
     pub const B_TYPE_GOAL: u16 = 1 << 6;
     /// The engine reached a state it does not model exactly and stopped (see `Nes::unsupported`).
     pub const UNSUPPORTED: u16 = 1 << 7;
+    /// A lag frame: the NMI ran but no game routine did ([`crate::Nes::step_lag_frame`]).
+    pub const LAG: u16 = 1 << 8;
 
     /// True when the event `flag` (one of the constants) happened.
     #[must_use]

@@ -115,12 +115,16 @@ impl Emulator {
     /// Runs one `.fm2` input line: its power or reset command first (as FCEUX does), then
     /// player 1's buttons for one frame.
     ///
-    /// A power command restarts from power-on, so the frame count starts again too.
+    /// A power command restarts from power-on, so the frame count starts again too. A command
+    /// on the first line after power-on does nothing, as in FCEUX, which applies it before the
+    /// console has run a cycle (see `Nes::step_line` in `playfield-nes`).
     ///
     /// # Errors
     /// As [`Emulator::step`].
     pub fn step_line(&mut self, line: &InputLine) -> Result<(), RomError> {
-        if line.command.power() {
+        if self.frame == 0 {
+            // Nothing has run since power-on: a reset or power-on changes nothing.
+        } else if line.command.power() {
             self.power_on();
         } else if line.command.soft_reset() {
             self.deck.reset(ResetKind::Soft);
@@ -175,6 +179,16 @@ impl Emulator {
         self.deck.wram_mut()
     }
 
+    /// The running console, for the lag probe (`crate::lag`).
+    pub(crate) fn deck_mut(&mut self) -> &mut ControlDeck {
+        &mut self.deck
+    }
+
+    /// Counts an input line the lag probe clocked itself.
+    pub(crate) fn count_line(&mut self) {
+        self.frame += 1;
+    }
+
     /// The trace of the current state ([`Emulator::frame`] input lines after power-on).
     #[must_use]
     pub fn trace_frame(&self) -> TraceFrame {
@@ -184,7 +198,7 @@ impl Emulator {
 
 /// Our bit layout (R=$01 … A=$80) to tetanes' (A=$01 … Right=$80): the same eight buttons in the
 /// opposite order, so reversing the bits maps each one.
-fn to_joypad(buttons: Buttons) -> JoypadBtnState {
+pub(crate) fn to_joypad(buttons: Buttons) -> JoypadBtnState {
     JoypadBtnState::from_bits_truncate(u16::from(buttons.0.reverse_bits()))
 }
 

@@ -5,6 +5,8 @@
 //!   tests get it (skip without a ROM, fail with `PLAYFIELD_REQUIRE_ROM=1`).
 //! - [`Emulator`] runs it headless with FCEUX's frame numbering: frame `F` is the state after `F`
 //!   input lines (see the `emulator` module docs for how that was established).
+//! - [`lag`] watches the ROM's NMI: a lag frame (the NMI interrupts the main loop's work) and a
+//!   crash (the CPU leaves the game's code), to check the engine at the highest levels.
 //! - [`bot`] plays the ROM well enough to clear lines, recording movies for the differential
 //!   suite; `playfield_nes::movies` makes the open-loop ones, which need no ROM.
 //!
@@ -14,6 +16,7 @@
 
 pub mod bot;
 mod emulator;
+pub mod lag;
 mod rom;
 
 pub use emulator::{Emulator, RAM_SIZE};
