@@ -334,10 +334,11 @@ impl Nes {
     }
 
     /// Runs one video frame with these buttons held on gamepad 1 and returns what happened.
+    #[inline]
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
-        if self.wait == Wait::MainLoop
+        if matches!(self.wait, Wait::MainLoop)
             && self.nmi_skip == 0
             && self.game_mode == game_mode::PLAY
             && self.game_mode_state == 2
@@ -345,7 +346,10 @@ impl Nes {
             // The frame of play, nearly every frame of a game: the same routines as below,
             // without the dispatch on `wait` (the engine's hottest branch).
             self.nmi(buttons);
-            self.wait = self.main_loop();
+            self.wait = match self.run_play_states() {
+                Flow::Wait(w) => w,
+                Flow::Ret(a) => self.after_branch(a),
+            };
             if self.game_mode != game_mode::PLAY {
                 self.events.add(Events::MODE_CHANGE);
             }
@@ -456,6 +460,7 @@ impl Nes {
     }
 
     /// The NMI handler (`nmi`).
+    #[inline(always)]
     fn nmi(&mut self, buttons: Buttons) {
         self.render();
         self.sleep_counter = self.sleep_counter.wrapping_sub(1);
@@ -470,13 +475,19 @@ impl Nes {
 
     /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here); in
     /// the demo, replaces it with `demoButtonsTable` unless Start was pressed.
+    #[inline(always)]
     fn poll_controller_buttons(&mut self, buttons: Buttons) {
         let held = buttons.0;
         self.newly_pressed_buttons_player1 = held & !self.held_buttons_player1;
         self.held_buttons_player1 = held;
-        if self.game_mode != game_mode::DEMO {
-            return;
+        if self.game_mode == game_mode::DEMO {
+            self.poll_demo_buttons();
         }
+    }
+
+    /// The demo's part of `pollControllerButtons`.
+    #[cold]
+    fn poll_demo_buttons(&mut self) {
         if self.newly_pressed_buttons_player1 == Buttons::START.0 {
             self.demo_buttons_addr =
                 u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
@@ -514,6 +525,7 @@ impl Nes {
     }
 
     /// `render`: only the play screen and the high-score screen touch game state.
+    #[inline(always)]
     fn render(&mut self) {
         match self.render_mode {
             // render_mode_congratulations_screen clears the flags once the letter is drawn.

@@ -26,31 +26,53 @@ impl Nes {
     /// of play, called directly (the dispatch is the engine's hottest spot). Any routine that
     /// blocks, leaves A equal to `gameModeState`, or sends `gameModeState` elsewhere hands control
     /// back to the main loop, which then carries on exactly as the ROM's does.
+    ///
+    /// Between two routines the ROM runs `@checkForDemoDataExhaustion`, which does nothing while
+    /// `gameMode` is play, and compares A with `gameModeState`; the states whose routine cannot
+    /// block nor change `gameMode` are written out here with only that comparison.
+    #[inline(always)]
     pub(crate) fn run_play_states(&mut self) -> Flow {
-        macro_rules! state {
-            ($routine:expr, $next:expr) => {
-                match $routine {
-                    Flow::Wait(w) => return Flow::Wait(w),
-                    Flow::Ret(a) => {
-                        if a == self.game_mode_state
-                            || self.game_mode_state != $next
-                            || self.game_mode != game_mode::PLAY
-                        {
-                            return Flow::Ret(a);
-                        }
-                    }
-                }
-            };
+        // gameModeState_updateCountersAndNonPlayerState
+        let a = self.update_counters_and_non_player_state();
+        self.game_mode_state = 3;
+        if a == 3 {
+            return Flow::Ret(a);
         }
-        state!(
-            self.game_mode_state_update_counters_and_non_player_state(),
-            3
-        );
-        state!(self.game_mode_state_handle_game_over(), 4);
-        state!(self.game_mode_state_update_player1(), 5);
-        state!(self.game_mode_state_update_player2(), 6);
-        state!(self.game_mode_state_check_for_reset_key_combo(), 7);
-        state!(self.game_mode_state_start_button_handling(), 8);
+        // gameModeState_handleGameOver
+        if self.player1.play_state == play_state::GAME_OVER {
+            return self.game_mode_state_handle_game_over();
+        }
+        self.game_mode_state = 4;
+        if self.number_of_players == 4 {
+            return Flow::Ret(4);
+        }
+        // gameModeState_updatePlayer1
+        self.make_player1_active();
+        if let Some(flow) = self.branch_on_play_state() {
+            return flow;
+        }
+        let a = self.save_player1_state();
+        self.game_mode_state = 5;
+        if a == 5 || self.game_mode != game_mode::PLAY {
+            return Flow::Ret(a);
+        }
+        // gameModeState_updatePlayer2
+        self.game_mode_state = 6;
+        if self.number_of_players == 6 {
+            return Flow::Ret(6);
+        }
+        // gameModeState_checkForResetKeyCombo
+        match self.game_mode_state_check_for_reset_key_combo() {
+            Flow::Ret(7) => return Flow::Ret(7),
+            Flow::Ret(_) if self.game_mode_state == 7 => {}
+            flow => return flow,
+        }
+        // gameModeState_startButtonHandling
+        match self.game_mode_state_start_button_handling() {
+            Flow::Ret(a)
+                if a != 8 && self.game_mode_state == 8 && self.game_mode == game_mode::PLAY => {}
+            flow => return flow,
+        }
         self.game_mode_state_vblank_then_run_state2()
     }
 
@@ -172,6 +194,14 @@ impl Nes {
 
     /// `gameModeState_updateCountersAndNonPlayerState`.
     fn game_mode_state_update_counters_and_non_player_state(&mut self) -> Flow {
+        let a = self.update_counters_and_non_player_state();
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// The body of `gameModeState_updateCountersAndNonPlayerState`: returns A.
+    #[inline(always)]
+    fn update_counters_and_non_player_state(&mut self) -> u8 {
         self.player1.fall_timer = self.player1.fall_timer.wrapping_add(1);
         self.player2.fall_timer = self.player2.fall_timer.wrapping_add(1);
         if self.two_player_piece_delay_counter != 0 {
@@ -183,8 +213,7 @@ impl Nes {
             self.display_next_piece ^= 1;
             a = self.display_next_piece;
         }
-        self.game_mode_state += 1;
-        Flow::Ret(a)
+        a
     }
 
     /// `gameModeState_handleGameOver`.
@@ -209,32 +238,43 @@ impl Nes {
 
     /// `gameModeState_updatePlayer1`.
     fn game_mode_state_update_player1(&mut self) -> Flow {
-        // makePlayer1Active
-        self.active_player = 1;
-        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
-        self.held_buttons = self.held_buttons_player1;
-        self.player = self.player1;
+        self.make_player1_active();
         if let Some(flow) = self.branch_on_play_state() {
             return flow;
         }
         self.finish_update_player1()
     }
 
+    /// `makePlayer1Active`.
+    #[inline(always)]
+    fn make_player1_active(&mut self) {
+        self.active_player = 1;
+        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+        self.held_buttons = self.held_buttons_player1;
+        self.player = self.player1;
+    }
+
     /// The end of `gameModeState_updatePlayer1`, after the play state's routine.
     pub(crate) fn finish_update_player1(&mut self) -> Flow {
-        // savePlayer1State
-        self.player1 = self.player;
-        // stageSpriteForNextPiece leaves $FF in A (loadSpriteIntoOamStaging) or displayNextPiece.
-        let a = if self.display_next_piece != 0 {
-            self.display_next_piece
-        } else {
-            0xFF
-        };
+        let a = self.save_player1_state();
         self.game_mode_state += 1;
         Flow::Ret(a)
     }
 
+    /// `savePlayer1State` and `stageSpriteForNextPiece`: returns A.
+    #[inline(always)]
+    fn save_player1_state(&mut self) -> u8 {
+        self.player1 = self.player;
+        // stageSpriteForNextPiece leaves $FF in A (loadSpriteIntoOamStaging) or displayNextPiece.
+        if self.display_next_piece != 0 {
+            self.display_next_piece
+        } else {
+            0xFF
+        }
+    }
+
     /// `branchOnPlayStatePlayer1`. Returns a flow only when the routine blocks in a wait.
+    #[inline(always)]
     fn branch_on_play_state(&mut self) -> Option<Flow> {
         match self.player.play_state {
             0 => self.player.current_piece = ORIENTATION_HIDDEN,
@@ -725,6 +765,7 @@ impl Nes {
     }
 
     /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
+    #[inline(always)]
     fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
         let held = self.held_buttons_player1;
         if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
@@ -738,6 +779,7 @@ impl Nes {
     }
 
     /// `gameModeState_startButtonHandling`: pause.
+    #[inline(always)]
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
         if self.game_mode == game_mode::DEMO
