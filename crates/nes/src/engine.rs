@@ -334,7 +334,7 @@ impl Nes {
     }
 
     /// Runs one video frame with these buttons held on gamepad 1 and returns what happened.
-    #[inline]
+    #[inline(always)]
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
@@ -351,6 +351,19 @@ impl Nes {
                 Flow::Ret(a) => self.after_branch(a),
             };
             if self.game_mode != game_mode::PLAY {
+                self.events.add(Events::MODE_CHANGE);
+            }
+            return self.events;
+        }
+        if matches!(self.wait, Wait::Pause) && self.nmi_skip == 0 {
+            // A paused frame (render mode 0): the NMI, then the pause loop looks for Start.
+            self.nmi(buttons);
+            if self.newly_pressed_buttons_player1 != Buttons::START.0 {
+                return self.events;
+            }
+            let mode_before = self.game_mode;
+            self.resume();
+            if self.game_mode != mode_before {
                 self.events.add(Events::MODE_CHANGE);
             }
             return self.events;

@@ -34,12 +34,13 @@ impl Nes {
     pub(crate) fn run_play_states(&mut self) -> Flow {
         // gameModeState_updateCountersAndNonPlayerState
         let a = self.update_counters_and_non_player_state();
-        self.game_mode_state = 3;
         if a == 3 {
+            self.game_mode_state = 3;
             return Flow::Ret(a);
         }
         // gameModeState_handleGameOver
         if self.player1.play_state == play_state::GAME_OVER {
+            self.game_mode_state = 3;
             return self.game_mode_state_handle_game_over();
         }
         self.game_mode_state = 4;
@@ -52,28 +53,47 @@ impl Nes {
             return flow;
         }
         let a = self.save_player1_state();
-        self.game_mode_state = 5;
         if a == 5 || self.game_mode != game_mode::PLAY {
+            self.game_mode_state = 5;
             return Flow::Ret(a);
         }
         // gameModeState_updatePlayer2
-        self.game_mode_state = 6;
         if self.number_of_players == 6 {
+            self.game_mode_state = 6;
             return Flow::Ret(6);
         }
-        // gameModeState_checkForResetKeyCombo
-        match self.game_mode_state_check_for_reset_key_combo() {
-            Flow::Ret(7) => return Flow::Ret(7),
-            Flow::Ret(_) if self.game_mode_state == 7 => {}
-            flow => return flow,
+        // gameModeState_checkForResetKeyCombo: A+B+Select+Start goes back to the legal screen;
+        // A keeps heldButtons_player1, so holding exactly Right+Left+Down (7) makes the main loop
+        // wait a frame here, as in the ROM.
+        let held = self.held_buttons_player1;
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+            self.game_mode_state = 6;
+            self.game_mode = game_mode::LEGAL;
+            return Flow::Ret(0);
         }
-        // gameModeState_startButtonHandling
-        match self.game_mode_state_start_button_handling() {
-            Flow::Ret(a)
-                if a != 8 && self.game_mode_state == 8 && self.game_mode == game_mode::PLAY => {}
-            flow => return flow,
+        if held == 7 {
+            self.game_mode_state = 7;
+            return Flow::Ret(7);
         }
-        self.game_mode_state_vblank_then_run_state2()
+        // gameModeState_startButtonHandling (`gameMode` is play here, not the demo)
+        let a = if self.render_mode != 3 {
+            self.render_mode
+        } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+            0
+        } else if self.player1.play_state == play_state::CURTAIN {
+            play_state::CURTAIN
+        } else {
+            self.game_mode_state = 7;
+            self.render_mode = 0;
+            return Flow::Wait(Wait::Pause);
+        };
+        if a == 8 {
+            self.game_mode_state = 8;
+            return Flow::Ret(8);
+        }
+        // gameModeState_vblankThenRunState2
+        self.game_mode_state = 2;
+        Flow::Ret(0x02)
     }
 
     /// `gameModeState_updatePlayer2`: one player only.
@@ -765,7 +785,6 @@ impl Nes {
     }
 
     /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
-    #[inline(always)]
     fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
         let held = self.held_buttons_player1;
         if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
@@ -779,7 +798,6 @@ impl Nes {
     }
 
     /// `gameModeState_startButtonHandling`: pause.
-    #[inline(always)]
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
         if self.game_mode == game_mode::DEMO
