@@ -323,24 +323,19 @@ impl Nes {
     }
 
     /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
+    ///
+    /// The offsets come from `orientationTable`, worked out once.
     #[inline]
     pub(crate) fn is_position_valid(&self) -> bool {
         let p = &self.player;
         let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
-        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
+        for mino in &MINO_CHECKS[usize::from(p.current_piece)] {
             // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
-            let (row, carry) = (mino.dy as u8).overflowing_add(p.tetrimino_y);
-            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
-                return false;
-            }
-            let cell = (mino.dy as u8)
-                .wrapping_mul(10)
-                .wrapping_add(origin)
-                .wrapping_add(mino.dx as u8);
-            if self.playfield[usize::from(cell)] < TILE_EMPTY {
-                return false;
-            }
-            if (mino.dx as u8).wrapping_add(p.tetrimino_x) >= 0x0A {
+            let (row, carry) = mino.dy.overflowing_add(p.tetrimino_y);
+            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16
+                || self.playfield[usize::from(mino.cell.wrapping_add(origin))] < TILE_EMPTY
+                || mino.dx.wrapping_add(p.tetrimino_x) >= 0x0A
+            {
                 return false;
             }
         }
@@ -511,17 +506,11 @@ impl Nes {
             self.player.completed_row[line_index] = row;
             // @movePlayfieldDownOneRow copies cells start-1 down to 0 ten cells down. Y wraps, so a
             // full row 0 shifts the whole page (the ROM then writes into page 5, not modelled).
-            let mut y = start.wrapping_sub(1);
-            loop {
-                let dest = usize::from(y) + 10;
-                if dest < self.playfield.len() {
-                    self.playfield[dest] = self.playfield[usize::from(y)];
-                }
-                if y == 0 {
-                    break;
-                }
-                y -= 1;
-            }
+            // Copying from the highest cell down is a move of the cells below the first one
+            // that would land past the page.
+            let last = usize::from(start.wrapping_sub(1));
+            let moved = (last + 1).min(self.playfield.len() - 10);
+            self.playfield.copy_within(..moved, 10);
             self.playfield[..10].fill(TILE_EMPTY);
             self.player.current_piece = ORIENTATION_HIDDEN;
         } else {
@@ -830,3 +819,36 @@ impl Nes {
         Flow::Wait(Wait::Pause)
     }
 }
+
+/// One mino of `orientationTable` as `isPositionValid` uses it: the row and column offsets as the
+/// bytes the ROM adds, and the cell offset `dy * 10 + dx` (wrapping, as the ROM's 8-bit index).
+#[derive(Clone, Copy)]
+struct MinoCheck {
+    dy: u8,
+    dx: u8,
+    cell: u8,
+}
+
+/// `orientationTable` as [`MinoCheck`]s, for each orientation id and `hidden`.
+static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
+    let mut table = [[MinoCheck {
+        dy: 0,
+        dx: 0,
+        cell: 0,
+    }; 4]; 20];
+    let mut o = 0;
+    while o < 20 {
+        let mut i = 0;
+        while i < 4 {
+            let mino = ORIENTATIONS[o][i];
+            table[o][i] = MinoCheck {
+                dy: mino.dy as u8,
+                dx: mino.dx as u8,
+                cell: (mino.dy as u8).wrapping_mul(10).wrapping_add(mino.dx as u8),
+            };
+            i += 1;
+        }
+        o += 1;
+    }
+    table
+};
