@@ -3,6 +3,7 @@
 use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
+use crate::player::bcd;
 use crate::tables::*;
 
 impl Nes {
@@ -618,33 +619,7 @@ impl Nes {
         let p = &mut self.player;
         p.hold_down_points = 0;
         let points = POINTS_TABLE[usize::from(p.completed_lines).min(4)];
-        let (lo, hi) = (points as u8, (points >> 8) as u8);
-        let mut count = p.level_number.wrapping_add(1);
-        loop {
-            p.score[0] = p.score[0].wrapping_add(lo);
-            if p.score[0] >= 0xA0 {
-                p.score[0] = p.score[0].wrapping_add(0x60);
-                p.score[1] = p.score[1].wrapping_add(1);
-            }
-            p.score[1] = p.score[1].wrapping_add(hi);
-            if p.score[1] & 0x0F >= 0x0A {
-                p.score[1] = p.score[1].wrapping_add(6);
-            }
-            if p.score[1] & 0xF0 >= 0xA0 {
-                p.score[1] = p.score[1].wrapping_add(0x60);
-                p.score[2] = p.score[2].wrapping_add(1);
-            }
-            if p.score[2] & 0x0F >= 0x0A {
-                p.score[2] = p.score[2].wrapping_add(6);
-            }
-            if p.score[2] & 0xF0 >= 0xA0 {
-                p.score = [0x99; 3];
-            }
-            count = count.wrapping_sub(1);
-            if count == 0 {
-                break;
-            }
-        }
+        p.score = add_points_repeatedly(p.score, points, p.level_number.wrapping_add(1));
         self.out_of_date_render_flags |= 0x04;
         p.completed_lines = 0;
         p.play_state += 1;
@@ -852,3 +827,102 @@ static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
     }
     table
 };
+
+/// The score loop of `addLineClearPoints`: adds the BCD `points` to the BCD `score` `count` times
+/// (256 times when `count` is 0), capping at 999,999 whenever the top digit passes 9.
+///
+/// On a score of decimal digits, which is every score a game reaches, the loop's BCD additions
+/// are exact and a capped score stays capped, so the result is the capped sum, computed at once
+/// (the level makes the loop up to 256 passes long). Any other bytes take the ROM's loop.
+pub(crate) fn add_points_repeatedly(score: [u8; 3], points: u16, count: u8) -> [u8; 3] {
+    let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
+    if !decimal_digits || points & 0x0F != 0 {
+        return add_points_loop(score, points, count);
+    }
+    let times = if count == 0 { 256 } else { u32::from(count) };
+    let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
+    let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
+    let total = (value + points * times).min(999_999);
+    let to_bcd = |n: u32| ((n / 10) << 4 | n % 10) as u8;
+    [
+        to_bcd(total % 100),
+        to_bcd(total / 100 % 100),
+        to_bcd(total / 10_000),
+    ]
+}
+
+/// The ROM's score loop, pass by pass.
+fn add_points_loop(mut score: [u8; 3], points: u16, count: u8) -> [u8; 3] {
+    let (lo, hi) = (points as u8, (points >> 8) as u8);
+    let mut count = count;
+    loop {
+        score[0] = score[0].wrapping_add(lo);
+        if score[0] >= 0xA0 {
+            score[0] = score[0].wrapping_add(0x60);
+            score[1] = score[1].wrapping_add(1);
+        }
+        score[1] = score[1].wrapping_add(hi);
+        if score[1] & 0x0F >= 0x0A {
+            score[1] = score[1].wrapping_add(6);
+        }
+        if score[1] & 0xF0 >= 0xA0 {
+            score[1] = score[1].wrapping_add(0x60);
+            score[2] = score[2].wrapping_add(1);
+        }
+        if score[2] & 0x0F >= 0x0A {
+            score[2] = score[2].wrapping_add(6);
+        }
+        if score[2] & 0xF0 >= 0xA0 {
+            score = [0x99; 3];
+        }
+        count = count.wrapping_sub(1);
+        if count == 0 {
+            break;
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod score_loop_tests {
+    use super::*;
+
+    /// Every decimal score on a grid that reaches the cap, every count and every entry of
+    /// `pointsTable`: the computed sum equals the ROM's loop.
+    #[test]
+    fn computed_sum_equals_the_loop() {
+        let mut checked = 0u32;
+        for value in (0..=999_999u32).step_by(4_999).chain([999_999, 999_960, 998_800]) {
+            let digits = |n: u32| ((n / 10) << 4 | n % 10) as u8;
+            let score = [
+                digits(value % 100),
+                digits(value / 100 % 100),
+                digits(value / 10_000),
+            ];
+            for points in POINTS_TABLE {
+                for count in 0..=255u8 {
+                    assert_eq!(
+                        add_points_repeatedly(score, points, count),
+                        add_points_loop(score, points, count),
+                        "score {value}, points {points:#x}, count {count}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 200_000);
+    }
+
+    /// Bytes that are not decimal digits take the loop itself.
+    #[test]
+    fn other_bytes_take_the_loop() {
+        for score in [[0xFA, 0x00, 0x00], [0x00, 0xB0, 0x05], [0x00, 0x00, 0x9F]] {
+            for count in [0u8, 1, 30] {
+                assert_eq!(
+                    add_points_repeatedly(score, 0x0040, count),
+                    add_points_loop(score, 0x0040, count)
+                );
+            }
+        }
+    }
+}
