@@ -338,37 +338,47 @@ impl Nes {
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
-        if matches!(self.wait, Wait::MainLoop)
-            && self.nmi_skip == 0
-            && self.game_mode == game_mode::PLAY
-            && self.game_mode_state == 2
-        {
-            // The frame of play, nearly every frame of a game: the same routines as below,
-            // without the dispatch on `wait` (the engine's hottest branch).
-            self.nmi(buttons);
-            self.wait = match self.run_play_states() {
-                Flow::Wait(w) => w,
-                Flow::Ret(a) => self.after_branch(a),
-            };
-            if self.game_mode != game_mode::PLAY {
-                self.events.add(Events::MODE_CHANGE);
+        if self.nmi_skip == 0 {
+            match self.wait {
+                Wait::MainLoop
+                    if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 =>
+                {
+                    return self.play_frame(buttons);
+                }
+                Wait::Pause => {
+                    // A paused frame (render mode 0): the NMI, then the pause loop looks for
+                    // Start. Kept small: most frames of a paused game end here.
+                    self.nmi(buttons);
+                    if self.newly_pressed_buttons_player1 != Buttons::START.0 {
+                        return self.events;
+                    }
+                    return self.resume_after_nmi(self.game_mode);
+                }
+                _ => {}
             }
-            return self.events;
         }
-        if matches!(self.wait, Wait::Pause) && self.nmi_skip == 0 {
-            // A paused frame (render mode 0): the NMI, then the pause loop looks for Start.
-            self.nmi(buttons);
-            if self.newly_pressed_buttons_player1 != Buttons::START.0 {
-                return self.events;
-            }
-            let mode_before = self.game_mode;
-            self.resume();
-            if self.game_mode != mode_before {
-                self.events.add(Events::MODE_CHANGE);
-            }
-            return self.events;
+        self.step_other(buttons)
+    }
+
+    /// The frame of play, nearly every frame of a game: the NMI, then `gameModeState` 2 to 8
+    /// called directly, without the dispatch on `wait` (the engine's hottest branch).
+    #[inline(never)]
+    fn play_frame(&mut self, buttons: Buttons) -> Events {
+        self.nmi(buttons);
+        self.wait = match self.run_play_states() {
+            Flow::Wait(w) => w,
+            Flow::Ret(a) => self.after_branch(a),
+        };
+        if self.game_mode != game_mode::PLAY {
+            self.events.add(Events::MODE_CHANGE);
         }
-        let mode_before = self.game_mode;
+        self.events
+    }
+
+    /// Any other frame: power-on, the frames without NMI while a screen is copied, the menus,
+    /// the screens and the waits of the main loop.
+    #[inline(never)]
+    fn step_other(&mut self, buttons: Buttons) -> Events {
         match self.wait {
             Wait::Unsupported => return self.events,
             Wait::PowerOn(frames) => {
@@ -382,7 +392,15 @@ impl Nes {
             self.nmi_skip -= 1;
             return self.events;
         }
+        let mode_before = self.game_mode;
         self.nmi(buttons);
+        self.resume_after_nmi(mode_before)
+    }
+
+    /// The main loop's part of a frame, once the NMI has run; `mode_before` is `gameMode` before
+    /// the NMI (which ends the demo on Start).
+    #[inline(never)]
+    fn resume_after_nmi(&mut self, mode_before: u8) -> Events {
         self.resume();
         if self.game_mode != mode_before {
             self.events.add(Events::MODE_CHANGE);
@@ -453,6 +471,7 @@ impl Nes {
     /// The console's Reset button (an .fm2 soft-reset command, applied before the frame): the
     /// reset code runs again — two vblank waits with RAM untouched, then `initRam` (a warm boot
     /// keeps the high scores) — on the same timeline as power-on (measured in the ROM).
+    #[cold]
     pub fn soft_reset(&mut self) {
         self.nmi_skip = 0;
         self.unsupported = None;
@@ -463,13 +482,21 @@ impl Nes {
     /// frame. A power command starts the console again, frame count included.
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
         if line.command.power() {
-            let demo = self.demo_data.take();
-            *self = Nes::power_on_region(self.region);
-            self.demo_data = demo;
+            self.power_cycle();
         } else if line.command.soft_reset() {
             self.soft_reset();
         }
         self.step(line.buttons)
+    }
+
+    /// The .fm2 power command: the console starts again, keeping only the demo's tables. Out of
+    /// line, so that the frame itself stays small.
+    #[cold]
+    #[inline(never)]
+    fn power_cycle(&mut self) {
+        let demo = self.demo_data.take();
+        *self = Nes::power_on_region(self.region);
+        self.demo_data = demo;
     }
 
     /// The NMI handler (`nmi`).

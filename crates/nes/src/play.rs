@@ -325,22 +325,21 @@ impl Nes {
 
     /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
     ///
-    /// The offsets come from `orientationTable`, worked out once.
+    /// The row and column tests depend only on the orientation and on `tetriminoY` or
+    /// `tetriminoX`, so they are looked up in [`POSITION_BOUNDS`]; the cells are read as the ROM
+    /// reads them. The answer does not depend on the order of the tests.
     #[inline]
     pub(crate) fn is_position_valid(&self) -> bool {
         let p = &self.player;
-        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
-        for mino in &MINO_CHECKS[usize::from(p.current_piece)] {
-            // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
-            let (row, carry) = mino.dy.overflowing_add(p.tetrimino_y);
-            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16
-                || self.playfield[usize::from(mino.cell.wrapping_add(origin))] < TILE_EMPTY
-                || mino.dx.wrapping_add(p.tetrimino_x) >= 0x0A
-            {
-                return false;
-            }
+        let piece = usize::from(p.current_piece);
+        let bounds = &POSITION_BOUNDS[piece];
+        if bounds[usize::from(p.tetrimino_x)] & (bounds[usize::from(p.tetrimino_y)] >> 1) & 1 == 0 {
+            return false;
         }
-        true
+        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
+        MINO_CHECKS[piece]
+            .iter()
+            .all(|mino| self.playfield[usize::from(mino.cell.wrapping_add(origin))] >= TILE_EMPTY)
     }
 
     /// `shift_tetrimino`: DAS.
@@ -892,7 +891,10 @@ mod score_loop_tests {
     #[test]
     fn computed_sum_equals_the_loop() {
         let mut checked = 0u32;
-        for value in (0..=999_999u32).step_by(4_999).chain([999_999, 999_960, 998_800]) {
+        for value in (0..=999_999u32)
+            .step_by(4_999)
+            .chain([999_999, 999_960, 998_800])
+        {
             let digits = |n: u32| ((n / 10) << 4 | n % 10) as u8;
             let score = [
                 digits(value % 100),
@@ -924,5 +926,98 @@ mod score_loop_tests {
                 );
             }
         }
+    }
+}
+
+/// For each orientation id and each byte `v`: bit 0 set when every mino's column passes
+/// `isPositionValid`'s test (`dx + tetriminoX < 10`, 8-bit) with `tetriminoX = v`, bit 1 set when
+/// every mino's row passes (`clc; adc tetriminoY; adc #$02` then `< $16`, the second add taking
+/// the first one's carry) with `tetriminoY = v`.
+static POSITION_BOUNDS: [[u8; 256]; 20] = {
+    let mut table = [[0u8; 256]; 20];
+    let mut o = 0;
+    while o < 20 {
+        let mut v = 0;
+        while v < 256 {
+            let mut column_ok = true;
+            let mut row_ok = true;
+            let mut i = 0;
+            while i < 4 {
+                let mino = MINO_CHECKS[o][i];
+                if mino.dx.wrapping_add(v as u8) >= 0x0A {
+                    column_ok = false;
+                }
+                let (row, carry) = mino.dy.overflowing_add(v as u8);
+                if row.wrapping_add(2).wrapping_add(carry as u8) >= 0x16 {
+                    row_ok = false;
+                }
+                i += 1;
+            }
+            table[o][v] = column_ok as u8 | (row_ok as u8) << 1;
+            v += 1;
+        }
+        o += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+
+    /// `isPositionValid` as the ROM runs it, mino by mino.
+    fn reference(nes: &Nes) -> bool {
+        let p = &nes.player;
+        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
+        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
+            let (row, carry) = (mino.dy as u8).overflowing_add(p.tetrimino_y);
+            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
+                return false;
+            }
+            let cell = (mino.dy as u8)
+                .wrapping_mul(10)
+                .wrapping_add(origin)
+                .wrapping_add(mino.dx as u8);
+            if nes.playfield[usize::from(cell)] < TILE_EMPTY {
+                return false;
+            }
+            if (mino.dx as u8).wrapping_add(p.tetrimino_x) >= 0x0A {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every orientation at every byte of `tetriminoX` and `tetriminoY`, on an empty page and on
+    /// a page with a scattered stack: the table lookup equals the ROM's mino-by-mino test.
+    #[test]
+    fn lookup_equals_the_rom_test() {
+        let mut nes = Nes::power_on();
+        let mut scattered = [TILE_EMPTY; 256];
+        for (i, cell) in scattered.iter_mut().enumerate() {
+            if (i * 7 + i / 10) % 3 == 0 {
+                *cell = TILE1;
+            }
+        }
+        let mut checked = 0u32;
+        for page in [[TILE_EMPTY; 256], scattered] {
+            nes.playfield = page;
+            for piece in 0..20u8 {
+                for x in 0..=255u8 {
+                    for y in 0..=255u8 {
+                        nes.player.current_piece = piece;
+                        nes.player.tetrimino_x = x;
+                        nes.player.tetrimino_y = y;
+                        assert_eq!(
+                            nes.is_position_valid(),
+                            reference(&nes),
+                            "piece {piece} x {x} y {y}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 20 * 256 * 256);
     }
 }
