@@ -345,7 +345,7 @@ impl Nes {
                 {
                     return self.play_frame(buttons);
                 }
-                Wait::Pause => {
+                Wait::Pause if self.game_mode != game_mode::DEMO => {
                     // A paused frame (render mode 0): the NMI, then the pause loop looks for
                     // Start. Kept small: most frames of a paused game end here.
                     self.nmi(buttons);
@@ -471,7 +471,6 @@ impl Nes {
     /// The console's Reset button (an .fm2 soft-reset command, applied before the frame): the
     /// reset code runs again — two vblank waits with RAM untouched, then `initRam` (a warm boot
     /// keeps the high scores) — on the same timeline as power-on (measured in the ROM).
-    #[cold]
     pub fn soft_reset(&mut self) {
         self.nmi_skip = 0;
         self.unsupported = None;
@@ -481,22 +480,25 @@ impl Nes {
     /// Runs one .fm2 input line: its power or reset command first (as FCEUX does), then the
     /// frame. A power command starts the console again, frame count included.
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
-        if line.command.power() {
-            self.power_cycle();
-        } else if line.command.soft_reset() {
-            self.soft_reset();
+        if line.command.0 != 0 {
+            return self.step_line_with_command(line);
         }
         self.step(line.buttons)
     }
 
-    /// The .fm2 power command: the console starts again, keeping only the demo's tables. Out of
-    /// line, so that the frame itself stays small.
+    /// [`Nes::step_line`] for a line with a command, out of line so that the frame of a plain
+    /// line stays small.
     #[cold]
     #[inline(never)]
-    fn power_cycle(&mut self) {
-        let demo = self.demo_data.take();
-        *self = Nes::power_on_region(self.region);
-        self.demo_data = demo;
+    fn step_line_with_command(&mut self, line: &crate::fm2::InputLine) -> Events {
+        if line.command.power() {
+            let demo = self.demo_data.take();
+            *self = Nes::power_on_region(self.region);
+            self.demo_data = demo;
+        } else if line.command.soft_reset() {
+            self.soft_reset();
+        }
+        self.step(line.buttons)
     }
 
     /// The NMI handler (`nmi`).
