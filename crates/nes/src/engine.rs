@@ -365,10 +365,12 @@ impl Nes {
     #[inline(never)]
     fn play_frame(&mut self, buttons: Buttons) -> Events {
         self.nmi(buttons);
-        self.wait = match self.run_play_states() {
-            Flow::Wait(w) => w,
-            Flow::Ret(a) => self.after_branch(a),
-        };
+        match self.run_play_states() {
+            // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
+            Flow::Ret(a) if a == self.game_mode_state => {}
+            Flow::Ret(a) => self.wait = self.after_branch(a),
+            Flow::Wait(w) => self.wait = w,
+        }
         if self.game_mode != game_mode::PLAY {
             self.events.add(Events::MODE_CHANGE);
         }
@@ -588,17 +590,7 @@ impl Nes {
             self.player1.play_state = self.player.play_state;
             self.player1.vram_row = 0;
         } else {
-            let mut vram_row = self.player1.vram_row;
-            for _ in 0..4 {
-                // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
-                if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
-                    break;
-                }
-                vram_row = vram_row.wrapping_add(1);
-                if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
-                    vram_row = 0x20;
-                }
-            }
+            let vram_row = vram_row_after_upload(self.player1.vram_row);
             self.player.vram_row = vram_row;
             self.player1.vram_row = vram_row;
         }
@@ -809,9 +801,55 @@ impl Nes {
     }
 }
 
+/// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`.
+#[inline(always)]
+fn vram_row_after_upload(vram_row: u8) -> u8 {
+    if vram_row <= 0x14 {
+        // The four passes of the loop below, at once, for the rows of the playfield.
+        return if vram_row + 4 >= 0x14 {
+            0x20
+        } else {
+            vram_row + 4
+        };
+    }
+    vram_row_after_upload_by_row(vram_row)
+}
+
+/// `vramRow` after the four calls, one at a time.
+fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
+    for _ in 0..4 {
+        // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
+        if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
+            break;
+        }
+        vram_row = vram_row.wrapping_add(1);
+        if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
+            vram_row = 0x20;
+        }
+    }
+    vram_row
+}
+
 /// `generateNextPseudorandomNumber`: a 16-bit Fibonacci LFSR, bit 1 XOR bit 9 shifted in on top.
 #[must_use]
 pub const fn next_rng(seed: u16) -> u16 {
     let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
     (feedback << 15) | (seed >> 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for the playfield's rows equals the four calls at every byte of `vramRow`.
+    #[test]
+    fn vram_row_upload_shortcut_equals_the_calls() {
+        for vram_row in 0..=255u8 {
+            assert_eq!(
+                vram_row_after_upload(vram_row),
+                vram_row_after_upload_by_row(vram_row),
+                "vramRow {vram_row:#x}"
+            );
+        }
+    }
 }
