@@ -364,8 +364,11 @@ impl Nes {
     /// called directly, without the dispatch on `wait` (the engine's hottest branch).
     #[inline(never)]
     fn play_frame(&mut self, buttons: Buttons) -> Events {
+        // The player-1 block as the last frame left it, read before the NMI writes single bytes
+        // of it (see `run_play_states`).
+        let player1_before_nmi = self.player1;
         self.nmi(buttons);
-        match self.run_play_states() {
+        match self.run_play_states(Some(&player1_before_nmi)) {
             // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
             Flow::Ret(a) if a == self.game_mode_state => {}
             Flow::Ret(a) => self.wait = self.after_branch(a),
@@ -690,7 +693,7 @@ impl Nes {
     fn main_loop(&mut self) -> Wait {
         loop {
             let flow = if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 {
-                self.run_play_states()
+                self.run_play_states(None)
             } else {
                 self.branch_on_game_mode()
             };

@@ -3,7 +3,7 @@
 use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
-use crate::player::bcd;
+use crate::player::{PlayerVars, bcd};
 use crate::tables::*;
 
 impl Nes {
@@ -31,8 +31,14 @@ impl Nes {
     /// Between two routines the ROM runs `@checkForDemoDataExhaustion`, which does nothing while
     /// `gameMode` is play, and compares A with `gameModeState`; the states whose routine cannot
     /// block nor change `gameMode` are written out here with only that comparison.
+    ///
+    /// `player1_before_nmi`, when given, is `player1` as it was before this frame's NMI: the NMI
+    /// and `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
+    /// it, so `makePlayer1Active` copies that snapshot and those four bytes. Copying the whole
+    /// block just after single-byte stores into it would stall the processor (a wide load is not
+    /// forwarded from narrow stores), and that stall was the largest cost of a frame.
     #[inline(always)]
-    pub(crate) fn run_play_states(&mut self) -> Flow {
+    pub(crate) fn run_play_states(&mut self, player1_before_nmi: Option<&PlayerVars>) -> Flow {
         // gameModeState_updateCountersAndNonPlayerState
         let a = self.update_counters_and_non_player_state();
         if a == 3 {
@@ -49,11 +55,39 @@ impl Nes {
             return Flow::Ret(4);
         }
         // gameModeState_updatePlayer1
-        self.make_player1_active();
+        match player1_before_nmi {
+            Some(before) => {
+                self.active_player = 1;
+                self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+                self.held_buttons = self.held_buttons_player1;
+                self.player = *before;
+                self.player.fall_timer = self.player1.fall_timer;
+                self.player.vram_row = self.player1.vram_row;
+                self.player.row_y = self.player1.row_y;
+                self.player.play_state = self.player1.play_state;
+                debug_assert_eq!(self.player, self.player1);
+            }
+            None => self.make_player1_active(),
+        }
+        // The play states that write nothing of the block this frame: the line-clear animation
+        // (run by the NMI) and the routines still waiting for the playfield upload. After them,
+        // `savePlayer1State` copies a block equal to its destination, which is left as it is
+        // (copying it would meet the same stall as above).
+        let untouched = player1_before_nmi.is_some()
+            && match self.player.play_state {
+                4 | 9 => true,
+                3 | 8 => (self.player.vram_row.wrapping_sub(0x20) as i8) < 0,
+                _ => false,
+            };
         if let Some(flow) = self.branch_on_play_state() {
             return flow;
         }
-        let a = self.save_player1_state();
+        let a = if untouched {
+            debug_assert_eq!(self.player, self.player1);
+            self.next_piece_sprite_a()
+        } else {
+            self.save_player1_state()
+        };
         if a == 5 || self.game_mode != game_mode::PLAY {
             self.game_mode_state = 5;
             return Flow::Ret(a);
@@ -286,7 +320,13 @@ impl Nes {
     #[inline(always)]
     fn save_player1_state(&mut self) -> u8 {
         self.player1 = self.player;
-        // stageSpriteForNextPiece leaves $FF in A (loadSpriteIntoOamStaging) or displayNextPiece.
+        self.next_piece_sprite_a()
+    }
+
+    /// `stageSpriteForNextPiece` leaves $FF in A (`loadSpriteIntoOamStaging`) or
+    /// `displayNextPiece`.
+    #[inline(always)]
+    fn next_piece_sprite_a(&self) -> u8 {
         if self.display_next_piece != 0 {
             self.display_next_piece
         } else {
