@@ -882,7 +882,7 @@ pub(crate) fn add_points_repeatedly(score: [u8; 3], points: u16, count: u8) -> [
     let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
     let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
     let total = (value + points * times).min(999_999);
-    let to_bcd = |n: u32| ((n / 10) << 4 | n % 10) as u8;
+    let to_bcd = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
     [
         to_bcd(total % 100),
         to_bcd(total / 100 % 100),
@@ -935,7 +935,7 @@ mod score_loop_tests {
             .step_by(4_999)
             .chain([999_999, 999_960, 998_800])
         {
-            let digits = |n: u32| ((n / 10) << 4 | n % 10) as u8;
+            let digits = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
             let score = [
                 digits(value % 100),
                 digits(value / 100 % 100),
