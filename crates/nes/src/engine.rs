@@ -341,24 +341,56 @@ impl Nes {
     }
 
     /// Runs one video frame with these buttons held on gamepad 1 and returns what happened.
+    #[inline(always)]
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
-        if self.wait == Wait::MainLoop
-            && self.nmi_skip == 0
-            && self.game_mode == game_mode::PLAY
-            && self.game_mode_state == 2
-        {
-            // The frame of play, nearly every frame of a game: the same routines as below,
-            // without the dispatch on `wait` (the engine's hottest branch).
-            self.nmi(buttons);
-            self.wait = self.main_loop();
-            if self.game_mode != game_mode::PLAY {
-                self.events.add(Events::MODE_CHANGE);
+        if self.nmi_skip == 0 {
+            match self.wait {
+                Wait::MainLoop
+                    if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 =>
+                {
+                    return self.play_frame(buttons);
+                }
+                Wait::Pause if self.game_mode != game_mode::DEMO => {
+                    // A paused frame (render mode 0): the NMI, then the pause loop looks for
+                    // Start. Kept small: most frames of a paused game end here.
+                    self.nmi(buttons);
+                    if self.newly_pressed_buttons_player1 != Buttons::START.0 {
+                        return self.events;
+                    }
+                    return self.resume_after_nmi(self.game_mode);
+                }
+                _ => {}
             }
-            return self.events;
         }
-        let mode_before = self.game_mode;
+        self.step_other(buttons)
+    }
+
+    /// The frame of play, nearly every frame of a game: the NMI, then `gameModeState` 2 to 8
+    /// called directly, without the dispatch on `wait` (the engine's hottest branch).
+    #[inline(never)]
+    fn play_frame(&mut self, buttons: Buttons) -> Events {
+        // The player-1 block as the last frame left it, read before the NMI writes single bytes
+        // of it (see `run_play_states`).
+        let player1_before_nmi = self.player1;
+        self.nmi(buttons);
+        match self.run_play_states(Some(&player1_before_nmi)) {
+            // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
+            Flow::Ret(a) if a == self.game_mode_state => {}
+            Flow::Ret(a) => self.wait = self.after_branch(a),
+            Flow::Wait(w) => self.wait = w,
+        }
+        if self.game_mode != game_mode::PLAY {
+            self.events.add(Events::MODE_CHANGE);
+        }
+        self.events
+    }
+
+    /// Any other frame: power-on, the frames without NMI while a screen is copied, the menus,
+    /// the screens and the waits of the main loop.
+    #[inline(never)]
+    fn step_other(&mut self, buttons: Buttons) -> Events {
         match self.wait {
             Wait::Unsupported => return self.events,
             Wait::PowerOn(frames) => {
@@ -372,7 +404,15 @@ impl Nes {
             self.nmi_skip -= 1;
             return self.events;
         }
+        let mode_before = self.game_mode;
         self.nmi(buttons);
+        self.resume_after_nmi(mode_before)
+    }
+
+    /// The main loop's part of a frame, once the NMI has run; `mode_before` is `gameMode` before
+    /// the NMI (which ends the demo on Start).
+    #[inline(never)]
+    fn resume_after_nmi(&mut self, mode_before: u8) -> Events {
         self.resume();
         if self.game_mode != mode_before {
             self.events.add(Events::MODE_CHANGE);
@@ -480,6 +520,17 @@ impl Nes {
     /// another power-on leaves the console exactly as it was. Movies converted from older formats
     /// begin with such a reset.
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
+        if line.command.0 != 0 {
+            return self.step_line_with_command(line);
+        }
+        self.step(line.buttons)
+    }
+
+    /// [`Nes::step_line`] for a line with a command, out of line so that the frame of a plain
+    /// line stays small.
+    #[cold]
+    #[inline(never)]
+    fn step_line_with_command(&mut self, line: &crate::fm2::InputLine) -> Events {
         if self.frame == 0 {
             // Nothing has run since power-on: see above.
         } else if line.command.power() {
@@ -495,6 +546,7 @@ impl Nes {
     }
 
     /// The NMI handler (`nmi`).
+    #[inline(always)]
     fn nmi(&mut self, buttons: Buttons) {
         self.render();
         self.sleep_counter = self.sleep_counter.wrapping_sub(1);
@@ -509,13 +561,19 @@ impl Nes {
 
     /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here); in
     /// the demo, replaces it with `demoButtonsTable` unless Start was pressed.
+    #[inline(always)]
     fn poll_controller_buttons(&mut self, buttons: Buttons) {
         let held = buttons.0;
         self.newly_pressed_buttons_player1 = held & !self.held_buttons_player1;
         self.held_buttons_player1 = held;
-        if self.game_mode != game_mode::DEMO {
-            return;
+        if self.game_mode == game_mode::DEMO {
+            self.poll_demo_buttons();
         }
+    }
+
+    /// The demo's part of `pollControllerButtons`.
+    #[cold]
+    fn poll_demo_buttons(&mut self) {
         if self.newly_pressed_buttons_player1 == Buttons::START.0 {
             self.demo_buttons_addr =
                 u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
@@ -564,6 +622,7 @@ impl Nes {
     }
 
     /// `render`: only the play screen and the high-score screen touch game state.
+    #[inline(always)]
     fn render(&mut self) {
         match self.render_mode {
             // render_mode_congratulations_screen clears the flags once the letter is drawn.
@@ -584,17 +643,7 @@ impl Nes {
             self.player1.play_state = self.player.play_state;
             self.player1.vram_row = 0;
         } else {
-            let mut vram_row = self.player1.vram_row;
-            for _ in 0..4 {
-                // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
-                if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
-                    break;
-                }
-                vram_row = vram_row.wrapping_add(1);
-                if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
-                    vram_row = 0x20;
-                }
-            }
+            let vram_row = vram_row_after_upload(self.player1.vram_row);
             self.player.vram_row = vram_row;
             self.player1.vram_row = vram_row;
         }
@@ -694,7 +743,7 @@ impl Nes {
     fn main_loop(&mut self) -> Wait {
         loop {
             let flow = if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 {
-                self.run_play_states()
+                self.run_play_states(None)
             } else {
                 self.branch_on_game_mode()
             };
@@ -805,9 +854,55 @@ impl Nes {
     }
 }
 
+/// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`.
+#[inline(always)]
+fn vram_row_after_upload(vram_row: u8) -> u8 {
+    if vram_row <= 0x14 {
+        // The four passes of the loop below, at once, for the rows of the playfield.
+        return if vram_row + 4 >= 0x14 {
+            0x20
+        } else {
+            vram_row + 4
+        };
+    }
+    vram_row_after_upload_by_row(vram_row)
+}
+
+/// `vramRow` after the four calls, one at a time.
+fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
+    for _ in 0..4 {
+        // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
+        if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
+            break;
+        }
+        vram_row = vram_row.wrapping_add(1);
+        if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
+            vram_row = 0x20;
+        }
+    }
+    vram_row
+}
+
 /// `generateNextPseudorandomNumber`: a 16-bit Fibonacci LFSR, bit 1 XOR bit 9 shifted in on top.
 #[must_use]
 pub const fn next_rng(seed: u16) -> u16 {
     let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
     (feedback << 15) | (seed >> 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for the playfield's rows equals the four calls at every byte of `vramRow`.
+    #[test]
+    fn vram_row_upload_shortcut_equals_the_calls() {
+        for vram_row in 0..=255u8 {
+            assert_eq!(
+                vram_row_after_upload(vram_row),
+                vram_row_after_upload_by_row(vram_row),
+                "vramRow {vram_row:#x}"
+            );
+        }
+    }
 }

@@ -4,6 +4,7 @@ use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
 use crate::modifiers::UncappedScore;
+use crate::player::PlayerVars;
 use crate::rules;
 use crate::tables::*;
 
@@ -28,32 +29,108 @@ impl Nes {
     /// of play, called directly (the dispatch is the engine's hottest spot). Any routine that
     /// blocks, leaves A equal to `gameModeState`, or sends `gameModeState` elsewhere hands control
     /// back to the main loop, which then carries on exactly as the ROM's does.
-    pub(crate) fn run_play_states(&mut self) -> Flow {
-        macro_rules! state {
-            ($routine:expr, $next:expr) => {
-                match $routine {
-                    Flow::Wait(w) => return Flow::Wait(w),
-                    Flow::Ret(a) => {
-                        if a == self.game_mode_state
-                            || self.game_mode_state != $next
-                            || self.game_mode != game_mode::PLAY
-                        {
-                            return Flow::Ret(a);
-                        }
-                    }
-                }
-            };
+    ///
+    /// Between two routines the ROM runs `@checkForDemoDataExhaustion`, which does nothing while
+    /// `gameMode` is play, and compares A with `gameModeState`; the states whose routine cannot
+    /// block nor change `gameMode` are written out here with only that comparison.
+    ///
+    /// `player1_before_nmi`, when given, is `player1` as it was before this frame's NMI: the NMI
+    /// and `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
+    /// it, so `makePlayer1Active` copies that snapshot and those four bytes. Copying the whole
+    /// block just after single-byte stores into it would stall the processor (a wide load is not
+    /// forwarded from narrow stores), and that stall was the largest cost of a frame.
+    #[inline(always)]
+    pub(crate) fn run_play_states(&mut self, player1_before_nmi: Option<&PlayerVars>) -> Flow {
+        // gameModeState_updateCountersAndNonPlayerState
+        let a = self.update_counters_and_non_player_state();
+        if a == 3 {
+            self.game_mode_state = 3;
+            return Flow::Ret(a);
         }
-        state!(
-            self.game_mode_state_update_counters_and_non_player_state(),
-            3
-        );
-        state!(self.game_mode_state_handle_game_over(), 4);
-        state!(self.game_mode_state_update_player1(), 5);
-        state!(self.game_mode_state_update_player2(), 6);
-        state!(self.game_mode_state_check_for_reset_key_combo(), 7);
-        state!(self.game_mode_state_start_button_handling(), 8);
-        self.game_mode_state_vblank_then_run_state2()
+        // gameModeState_handleGameOver
+        if self.player1.play_state == play_state::GAME_OVER {
+            self.game_mode_state = 3;
+            return self.game_mode_state_handle_game_over();
+        }
+        self.game_mode_state = 4;
+        if self.number_of_players == 4 {
+            return Flow::Ret(4);
+        }
+        // gameModeState_updatePlayer1
+        match player1_before_nmi {
+            Some(before) => {
+                self.active_player = 1;
+                self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+                self.held_buttons = self.held_buttons_player1;
+                self.player = *before;
+                self.player.fall_timer = self.player1.fall_timer;
+                self.player.vram_row = self.player1.vram_row;
+                self.player.row_y = self.player1.row_y;
+                self.player.play_state = self.player1.play_state;
+                debug_assert_eq!(self.player, self.player1);
+            }
+            None => self.make_player1_active(),
+        }
+        // The play states that write nothing of the block this frame: the line-clear animation
+        // (run by the NMI) and the routines still waiting for the playfield upload. After them,
+        // `savePlayer1State` copies a block equal to its destination, which is left as it is
+        // (copying it would meet the same stall as above).
+        let untouched = player1_before_nmi.is_some()
+            && match self.player.play_state {
+                4 | 9 => true,
+                3 | 8 => (self.player.vram_row.wrapping_sub(0x20) as i8) < 0,
+                _ => false,
+            };
+        if let Some(flow) = self.branch_on_play_state() {
+            return flow;
+        }
+        let a = if untouched {
+            debug_assert_eq!(self.player, self.player1);
+            self.next_piece_sprite_a()
+        } else {
+            self.save_player1_state()
+        };
+        if a == 5 || self.game_mode != game_mode::PLAY {
+            self.game_mode_state = 5;
+            return Flow::Ret(a);
+        }
+        // gameModeState_updatePlayer2
+        if self.number_of_players == 6 {
+            self.game_mode_state = 6;
+            return Flow::Ret(6);
+        }
+        // gameModeState_checkForResetKeyCombo: A+B+Select+Start goes back to the legal screen;
+        // A keeps heldButtons_player1, so holding exactly Right+Left+Down (7) makes the main loop
+        // wait a frame here, as in the ROM.
+        let held = self.held_buttons_player1;
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+            self.game_mode_state = 6;
+            self.game_mode = game_mode::LEGAL;
+            return Flow::Ret(0);
+        }
+        if held == 7 {
+            self.game_mode_state = 7;
+            return Flow::Ret(7);
+        }
+        // gameModeState_startButtonHandling (`gameMode` is play here, not the demo)
+        let a = if self.render_mode != 3 {
+            self.render_mode
+        } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+            0
+        } else if self.player1.play_state == play_state::CURTAIN {
+            play_state::CURTAIN
+        } else {
+            self.game_mode_state = 7;
+            self.render_mode = 0;
+            return Flow::Wait(Wait::Pause);
+        };
+        if a == 8 {
+            self.game_mode_state = 8;
+            return Flow::Ret(8);
+        }
+        // gameModeState_vblankThenRunState2
+        self.game_mode_state = 2;
+        Flow::Ret(0x02)
     }
 
     /// `gameModeState_updatePlayer2`: one player only.
@@ -175,6 +252,14 @@ impl Nes {
 
     /// `gameModeState_updateCountersAndNonPlayerState`.
     fn game_mode_state_update_counters_and_non_player_state(&mut self) -> Flow {
+        let a = self.update_counters_and_non_player_state();
+        self.game_mode_state += 1;
+        Flow::Ret(a)
+    }
+
+    /// The body of `gameModeState_updateCountersAndNonPlayerState`: returns A.
+    #[inline(always)]
+    fn update_counters_and_non_player_state(&mut self) -> u8 {
         self.player1.fall_timer = self.player1.fall_timer.wrapping_add(1);
         self.player2.fall_timer = self.player2.fall_timer.wrapping_add(1);
         if self.two_player_piece_delay_counter != 0 {
@@ -186,8 +271,7 @@ impl Nes {
             self.display_next_piece ^= 1;
             a = self.display_next_piece;
         }
-        self.game_mode_state += 1;
-        Flow::Ret(a)
+        a
     }
 
     /// `gameModeState_handleGameOver`.
@@ -212,32 +296,49 @@ impl Nes {
 
     /// `gameModeState_updatePlayer1`.
     fn game_mode_state_update_player1(&mut self) -> Flow {
-        // makePlayer1Active
-        self.active_player = 1;
-        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
-        self.held_buttons = self.held_buttons_player1;
-        self.player = self.player1;
+        self.make_player1_active();
         if let Some(flow) = self.branch_on_play_state() {
             return flow;
         }
         self.finish_update_player1()
     }
 
+    /// `makePlayer1Active`.
+    #[inline(always)]
+    fn make_player1_active(&mut self) {
+        self.active_player = 1;
+        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+        self.held_buttons = self.held_buttons_player1;
+        self.player = self.player1;
+    }
+
     /// The end of `gameModeState_updatePlayer1`, after the play state's routine.
     pub(crate) fn finish_update_player1(&mut self) -> Flow {
-        // savePlayer1State
-        self.player1 = self.player;
-        // stageSpriteForNextPiece leaves $FF in A (loadSpriteIntoOamStaging) or displayNextPiece.
-        let a = if self.display_next_piece != 0 {
-            self.display_next_piece
-        } else {
-            0xFF
-        };
+        let a = self.save_player1_state();
         self.game_mode_state += 1;
         Flow::Ret(a)
     }
 
+    /// `savePlayer1State` and `stageSpriteForNextPiece`: returns A.
+    #[inline(always)]
+    fn save_player1_state(&mut self) -> u8 {
+        self.player1 = self.player;
+        self.next_piece_sprite_a()
+    }
+
+    /// `stageSpriteForNextPiece` leaves $FF in A (`loadSpriteIntoOamStaging`) or
+    /// `displayNextPiece`.
+    #[inline(always)]
+    fn next_piece_sprite_a(&self) -> u8 {
+        if self.display_next_piece != 0 {
+            self.display_next_piece
+        } else {
+            0xFF
+        }
+    }
+
     /// `branchOnPlayStatePlayer1`. Returns a flow only when the routine blocks in a wait.
+    #[inline(always)]
     fn branch_on_play_state(&mut self) -> Option<Flow> {
         match self.player.play_state {
             0 => self.player.current_piece = ORIENTATION_HIDDEN,

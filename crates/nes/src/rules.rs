@@ -2,37 +2,29 @@
 //! ROM's 8-bit arithmetic. The engine runs them inside its routines (spread over frames as the
 //! ROM spreads them), and the AI's planning calls the same functions, so no rule is written twice.
 
+use crate::player::bcd;
 use crate::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
 /// `page` is the whole playfield page ($0400-$04FF): rows −2 and −1 wrap to its bytes 236-255,
 /// which stay `tileEmpty`, so they are free. An orientation id past the table is never valid.
+/// The row and column tests depend only on the orientation and on `tetriminoY` or `tetriminoX`,
+/// so they are looked up in [`POSITION_BOUNDS`]; the cells are read as the ROM reads them (the
+/// answer does not depend on the order of the tests).
 #[inline]
 #[must_use]
 pub fn is_position_valid(page: &[u8; 256], x: u8, y: u8, orientation: u8) -> bool {
-    let Some(minos) = ORIENTATIONS.get(usize::from(orientation)) else {
+    let Some(bounds) = POSITION_BOUNDS.get(usize::from(orientation)) else {
         return false;
     };
-    let origin = y.wrapping_mul(10).wrapping_add(x);
-    for mino in minos {
-        // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
-        let (row, carry) = (mino.dy as u8).overflowing_add(y);
-        if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
-            return false;
-        }
-        let cell = (mino.dy as u8)
-            .wrapping_mul(10)
-            .wrapping_add(origin)
-            .wrapping_add(mino.dx as u8);
-        if page[usize::from(cell)] < TILE_EMPTY {
-            return false;
-        }
-        if (mino.dx as u8).wrapping_add(x) >= 0x0A {
-            return false;
-        }
+    if bounds[usize::from(x)] & (bounds[usize::from(y)] >> 1) & 1 == 0 {
+        return false;
     }
-    true
+    let origin = y.wrapping_mul(10).wrapping_add(x);
+    MINO_CHECKS[usize::from(orientation)]
+        .iter()
+        .all(|mino| page[usize::from(mino.cell.wrapping_add(origin))] >= TILE_EMPTY)
 }
 
 /// `playState_lockTetrimino`'s copy of the piece's tiles into the page (same 8-bit cell index).
@@ -163,41 +155,13 @@ pub fn add_line_clear_points(
     score: &mut [u8; 3],
     completed: u8,
     level: u8,
-    mut millions: Option<&mut u32>,
+    millions: Option<&mut u32>,
 ) {
     let points = POINTS_TABLE[usize::from(completed).min(4)];
-    let (lo, hi) = (points as u8, (points >> 8) as u8);
-    let mut count = level.wrapping_add(1);
-    loop {
-        score[0] = score[0].wrapping_add(lo);
-        if score[0] >= 0xA0 {
-            score[0] = score[0].wrapping_add(0x60);
-            score[1] = score[1].wrapping_add(1);
-        }
-        score[1] = score[1].wrapping_add(hi);
-        if score[1] & 0x0F >= 0x0A {
-            score[1] = score[1].wrapping_add(6);
-        }
-        if score[1] & 0xF0 >= 0xA0 {
-            score[1] = score[1].wrapping_add(0x60);
-            score[2] = score[2].wrapping_add(1);
-        }
-        if score[2] & 0x0F >= 0x0A {
-            score[2] = score[2].wrapping_add(6);
-        }
-        if score[2] & 0xF0 >= 0xA0 {
-            match millions.as_deref_mut() {
-                None => *score = [0x99; 3],
-                Some(m) => {
-                    score[2] = score[2].wrapping_add(0x60);
-                    *m += 1;
-                }
-            }
-        }
-        count = count.wrapping_sub(1);
-        if count == 0 {
-            break;
-        }
+    let count = level.wrapping_add(1);
+    match millions {
+        None => *score = add_points_repeatedly(*score, points, count),
+        Some(m) => add_points_loop(score, points, count, Some(m)),
     }
 }
 
@@ -270,5 +234,238 @@ mod tests {
         assert!(page[..195].iter().all(|&c| c == TILE_EMPTY));
         assert!(page[196..].iter().all(|&c| c == TILE_EMPTY));
         assert!(!clear_row_if_complete(&mut page, 19));
+    }
+}
+
+/// One mino of `orientationTable` as `isPositionValid` uses it: the row and column offsets as the
+/// bytes the ROM adds, and the cell offset `dy * 10 + dx` (wrapping, as the ROM's 8-bit index).
+#[derive(Clone, Copy)]
+struct MinoCheck {
+    dy: u8,
+    dx: u8,
+    cell: u8,
+}
+
+/// `orientationTable` as [`MinoCheck`]s, for each orientation id and `hidden`.
+static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
+    let mut table = [[MinoCheck {
+        dy: 0,
+        dx: 0,
+        cell: 0,
+    }; 4]; 20];
+    let mut o = 0;
+    while o < 20 {
+        let mut i = 0;
+        while i < 4 {
+            let mino = ORIENTATIONS[o][i];
+            table[o][i] = MinoCheck {
+                dy: mino.dy as u8,
+                dx: mino.dx as u8,
+                cell: (mino.dy as u8).wrapping_mul(10).wrapping_add(mino.dx as u8),
+            };
+            i += 1;
+        }
+        o += 1;
+    }
+    table
+};
+
+/// The score loop of `addLineClearPoints`: adds the BCD `points` to the BCD `score` `count` times
+/// (256 times when `count` is 0), capping at 999,999 whenever the top digit passes 9.
+///
+/// On a score of decimal digits, which is every score a game reaches, the loop's BCD additions
+/// are exact and a capped score stays capped, so the result is the capped sum, computed at once
+/// (the level makes the loop up to 256 passes long). Any other bytes take the ROM's loop.
+fn add_points_repeatedly(score: [u8; 3], points: u16, count: u8) -> [u8; 3] {
+    let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
+    if !decimal_digits || points & 0x0F != 0 {
+        let mut score = score;
+        add_points_loop(&mut score, points, count, None);
+        return score;
+    }
+    let times = if count == 0 { 256 } else { u32::from(count) };
+    let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
+    let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
+    let total = (value + points * times).min(999_999);
+    let to_bcd = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
+    [
+        to_bcd(total % 100),
+        to_bcd(total / 100 % 100),
+        to_bcd(total / 10_000),
+    ]
+}
+
+/// The ROM's score loop, pass by pass; with `millions`, the top byte's overflow is carried there
+/// instead of capping (the uncapped score).
+fn add_points_loop(score: &mut [u8; 3], points: u16, count: u8, mut millions: Option<&mut u32>) {
+    let (lo, hi) = (points as u8, (points >> 8) as u8);
+    let mut count = count;
+    loop {
+        score[0] = score[0].wrapping_add(lo);
+        if score[0] >= 0xA0 {
+            score[0] = score[0].wrapping_add(0x60);
+            score[1] = score[1].wrapping_add(1);
+        }
+        score[1] = score[1].wrapping_add(hi);
+        if score[1] & 0x0F >= 0x0A {
+            score[1] = score[1].wrapping_add(6);
+        }
+        if score[1] & 0xF0 >= 0xA0 {
+            score[1] = score[1].wrapping_add(0x60);
+            score[2] = score[2].wrapping_add(1);
+        }
+        if score[2] & 0x0F >= 0x0A {
+            score[2] = score[2].wrapping_add(6);
+        }
+        if score[2] & 0xF0 >= 0xA0 {
+            match millions.as_deref_mut() {
+                None => *score = [0x99; 3],
+                Some(m) => {
+                    score[2] = score[2].wrapping_add(0x60);
+                    *m += 1;
+                }
+            }
+        }
+        count = count.wrapping_sub(1);
+        if count == 0 {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod score_loop_tests {
+    use super::*;
+
+    /// Every decimal score on a grid that reaches the cap, every count and every entry of
+    /// `pointsTable`: the computed sum equals the ROM's loop.
+    #[test]
+    fn computed_sum_equals_the_loop() {
+        let mut checked = 0u32;
+        for value in (0..=999_999u32)
+            .step_by(4_999)
+            .chain([999_999, 999_960, 998_800])
+        {
+            let digits = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
+            let score = [
+                digits(value % 100),
+                digits(value / 100 % 100),
+                digits(value / 10_000),
+            ];
+            for points in POINTS_TABLE {
+                for count in 0..=255u8 {
+                    let mut looped = score;
+                    add_points_loop(&mut looped, points, count, None);
+                    assert_eq!(
+                        add_points_repeatedly(score, points, count),
+                        looped,
+                        "score {value}, points {points:#x}, count {count}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 200_000);
+    }
+
+    /// Bytes that are not decimal digits take the loop itself.
+    #[test]
+    fn other_bytes_take_the_loop() {
+        for score in [[0xFA, 0x00, 0x00], [0x00, 0xB0, 0x05], [0x00, 0x00, 0x9F]] {
+            for count in [0u8, 1, 30] {
+                let mut looped = score;
+                add_points_loop(&mut looped, 0x0040, count, None);
+                assert_eq!(add_points_repeatedly(score, 0x0040, count), looped);
+            }
+        }
+    }
+}
+
+/// For each orientation id and each byte `v`: bit 0 set when every mino's column passes
+/// `isPositionValid`'s test (`dx + tetriminoX < 10`, 8-bit) with `tetriminoX = v`, bit 1 set when
+/// every mino's row passes (`clc; adc tetriminoY; adc #$02` then `< $16`, the second add taking
+/// the first one's carry) with `tetriminoY = v`.
+static POSITION_BOUNDS: [[u8; 256]; 20] = {
+    let mut table = [[0u8; 256]; 20];
+    let mut o = 0;
+    while o < 20 {
+        let mut v = 0;
+        while v < 256 {
+            let mut column_ok = true;
+            let mut row_ok = true;
+            let mut i = 0;
+            while i < 4 {
+                let mino = MINO_CHECKS[o][i];
+                if mino.dx.wrapping_add(v as u8) >= 0x0A {
+                    column_ok = false;
+                }
+                let (row, carry) = mino.dy.overflowing_add(v as u8);
+                if row.wrapping_add(2).wrapping_add(carry as u8) >= 0x16 {
+                    row_ok = false;
+                }
+                i += 1;
+            }
+            table[o][v] = column_ok as u8 | (row_ok as u8) << 1;
+            v += 1;
+        }
+        o += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+    use crate::tables::TILE1;
+
+    /// `isPositionValid` as the ROM runs it, mino by mino.
+    fn reference(page: &[u8; 256], x: u8, y: u8, orientation: u8) -> bool {
+        let origin = y.wrapping_mul(10).wrapping_add(x);
+        for mino in &ORIENTATIONS[usize::from(orientation)] {
+            let (row, carry) = (mino.dy as u8).overflowing_add(y);
+            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
+                return false;
+            }
+            let cell = (mino.dy as u8)
+                .wrapping_mul(10)
+                .wrapping_add(origin)
+                .wrapping_add(mino.dx as u8);
+            if page[usize::from(cell)] < TILE_EMPTY {
+                return false;
+            }
+            if (mino.dx as u8).wrapping_add(x) >= 0x0A {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every orientation at every byte of `tetriminoX` and `tetriminoY`, on an empty page and on
+    /// a page with a scattered stack: the table lookup equals the ROM's mino-by-mino test.
+    #[test]
+    fn lookup_equals_the_rom_test() {
+        let mut scattered = [TILE_EMPTY; 256];
+        for (i, cell) in scattered.iter_mut().enumerate() {
+            if (i * 7 + i / 10) % 3 == 0 {
+                *cell = TILE1;
+            }
+        }
+        let mut checked = 0u32;
+        for page in [[TILE_EMPTY; 256], scattered] {
+            for piece in 0..20u8 {
+                for x in 0..=255u8 {
+                    for y in 0..=255u8 {
+                        assert_eq!(
+                            is_position_valid(&page, x, y, piece),
+                            reference(&page, x, y, piece),
+                            "piece {piece} x {x} y {y}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 20 * 256 * 256);
+        assert!(!is_position_valid(&[TILE_EMPTY; 256], 5, 5, 20));
     }
 }
