@@ -93,6 +93,13 @@ pub fn split_mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of game `index` in a run started from `run_seed` (`playfield nes play --seed`): the
+/// same whatever the number of threads or machines the games are spread over.
+#[must_use]
+pub fn game_seed(run_seed: u64, index: u32) -> u64 {
+    split_mix(split_mix(run_seed) ^ u64::from(index))
+}
+
 /// Why a game stopped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
