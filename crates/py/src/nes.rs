@@ -132,8 +132,9 @@ impl PyNes {
             std::fs::read_to_string(path)
                 .map_err(|e| PyValueError::new_err(format!("cannot read {path}: {e}")))?
         };
+        let name = if text { "(text)" } else { path };
         let movie = Movie::parse(&body)
-            .map_err(|e| PyValueError::new_err(format!("bad .fm2 movie {path:?}: {e}")))?;
+            .map_err(|e| PyValueError::new_err(format!("bad .fm2 movie {name}: {e}")))?;
         let pal = movie.pal();
         let region = if pal { Region::Pal } else { Region::Ntsc };
         let mut nes = Nes::power_on_region(region);
@@ -146,6 +147,15 @@ impl PyNes {
         }
         let history = plain.then(|| movie.buttons().map(|b| b.0).collect());
         Ok(PyNes { nes, history, pal })
+    }
+
+    /// The frames since power-on as an FCEUX movie (.fm2 text) that replays this state on the
+    /// ROM; not available for engines built from a RAM image or a movie with reset commands.
+    fn to_fm2(&self) -> PyResult<String> {
+        let history = self.history.as_ref().ok_or_else(|| {
+            PyValueError::new_err("this engine has no input history (built from RAM or resets)")
+        })?;
+        Ok(Movie::new(history.iter().map(|&b| Buttons(b))).to_fm2())
     }
 
     /// An engine from a 2 KiB RAM image taken at a frame boundary (menus or play).

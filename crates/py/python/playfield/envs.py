@@ -15,6 +15,11 @@
 ``playfield/StandardTetris-v0``
     Fahey's Standard Tetris, one action = one placement, ``orientation * 16 + x + 3``.
 
+An action outside the mask raises ``ValueError`` (nothing is played). With
+``illegal_action="end"`` it ends the episode instead (reward 0, ``info["illegal_action"]``), as
+board-game environments treat illegal moves; Gymnasium's ``check_env``, which steps random actions
+of the whole space, needs that mode for the masked environments.
+
 Observations are a dict: ``board`` (rows × 10, 1 = block), ``state`` (int32, fields
 ``NES_STATE_FIELDS`` / ``STANDARD_STATE_FIELDS``) and, for placement environments,
 ``action_mask``. Rewards are the score delta by default (``reward="lines"`` for lines).
@@ -161,7 +166,13 @@ class _CoreEnv(gym.Env):
     _kind = ""
     _options_class: type = NesOptions
 
-    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self, render_mode: str | None = None, illegal_action: str = "raise", **options: Any
+    ) -> None:
+        if illegal_action not in ("raise", "end"):
+            raise ValueError(f"illegal_action must be 'raise' or 'end', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self._ended_by_illegal_action = False
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (known: 'ansi' or None)")
         self.render_mode = render_mode
@@ -187,11 +198,28 @@ class _CoreEnv(gym.Env):
         else:
             episode_seed = self._core.next_seed
         self._started = True
+        self._ended_by_illegal_action = False
         self._core.reset(episode_seed)
         return self._observation(), self._info()
 
     def step(self, action):
         a = _action_int(action)
+        if self._ended_by_illegal_action:
+            raise ValueError("the episode is over (it ended on an illegal action): call reset()")
+        if (
+            self.illegal_action == "end"
+            and self._masked
+            and self._core_started()
+            and not self._core.done
+            and 0 <= a < self._core.num_actions
+            and not self.action_masks()[a]
+        ):
+            # The option's documented behaviour: an action outside the mask ends the episode
+            # with no reward and nothing played (as board-game environments treat illegal moves).
+            self._ended_by_illegal_action = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), 0.0, True, False, info
         reward, terminated, truncated = self._core.step(a)
         return self._observation(), reward, terminated, truncated, self._info()
 
@@ -240,11 +268,18 @@ class _CoreEnv(gym.Env):
             "snapshot": self._core.snapshot(),
             "np_random": None if self._np_random is None else self._np_random.bit_generator.state,
             "started": self._core_started(),
+            "illegal_action": self.illegal_action,
+            "ended_by_illegal_action": self._ended_by_illegal_action,
         }
 
     def __setstate__(self, state):
-        self.__init__(render_mode=state["render_mode"], **state["options"])
+        _CoreEnv.__init__(
+            self,
+            render_mode=state["render_mode"], illegal_action=state["illegal_action"],
+            **state["options"],
+        )
         self._core.load_snapshot(state["snapshot"])
+        self._ended_by_illegal_action = state["ended_by_illegal_action"]
         self._started = state["started"]
         if state["np_random"] is not None:
             rng = np.random.Generator(np.random.PCG64())
@@ -266,9 +301,15 @@ class NesTetrisEnv(_CoreEnv):
     _kind = "placement"
     _options_class = NesOptions
 
-    def __init__(self, render_mode: str | None = None, info_buttons: bool = True, **options):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        info_buttons: bool = True,
+        illegal_action: str = "raise",
+        **options,
+    ):
         self.info_buttons = info_buttons
-        super().__init__(render_mode=render_mode, **options)
+        super().__init__(render_mode=render_mode, illegal_action=illegal_action, **options)
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"seed": self._core.seed}
@@ -295,14 +336,7 @@ class NesTetrisEnv(_CoreEnv):
 
     def __setstate__(self, state):
         self.info_buttons = state.get("info_buttons", True)
-        options = dict(state["options"])
-        _CoreEnv.__init__(self, render_mode=state["render_mode"], **options)
-        self._core.load_snapshot(state["snapshot"])
-        self._started = state["started"]
-        if state["np_random"] is not None:
-            rng = np.random.Generator(np.random.PCG64())
-            rng.bit_generator.state = state["np_random"]
-            self._np_random = rng
+        super().__setstate__(state)
 
 
 class NesTetrisFramesEnv(_CoreEnv):
