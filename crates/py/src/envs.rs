@@ -183,6 +183,7 @@ fn nes_settings(
         input,
         reward: reward(reward_name)?,
         start_select,
+        level_menu: crate::game::level_menu(&config).map_err(PyRuntimeError::new_err)?,
     })
 }
 

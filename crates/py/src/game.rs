@@ -3,7 +3,9 @@
 //! its observation into caller-provided slices, so the single environments and the vector
 //! environment (which writes row `i` of batched numpy arrays) share one code path.
 
-use playfield_ai::nes::game::{split_mix, start_game};
+use std::sync::Arc;
+
+use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Placement, Searcher};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
@@ -61,6 +63,9 @@ pub struct NesSettings {
     pub reward: Reward,
     /// Frame environment: whether Start and Select reach the game (pause, the reset combo).
     pub start_select: bool,
+    /// The engine at the level menu and the frames to get there (they do not depend on the
+    /// seed): every reset starts from it instead of powering on again.
+    pub level_menu: Arc<(Nes, Vec<Buttons>)>,
 }
 
 /// How a step ended.
@@ -72,6 +77,13 @@ pub struct StepOutcome {
     pub terminated: bool,
     /// A cap of the settings stopped the game (line cap, frame cap).
     pub truncated: bool,
+}
+
+/// The level-menu state for `config` (see [`NesSettings::level_menu`]).
+pub fn level_menu(config: &GameConfig) -> Result<Arc<(Nes, Vec<Buttons>)>, String> {
+    reach_level_menu(config)
+        .map(Arc::new)
+        .ok_or_else(|| "the engine did not reach the level menu from power-on".to_owned())
 }
 
 /// The next episode's seed after `seed` (the environment's own chain, so an environment and a
@@ -161,11 +173,16 @@ impl Recorded {
         self.nes.step(buttons)
     }
 
-    /// Powers on and goes through the menus with `config` until the first piece is under control.
-    pub fn start(config: &GameConfig) -> Result<Recorded, String> {
-        let (nes, input) = start_game(config).ok_or_else(|| {
-            "the engine did not reach the first piece from power-on (it should)".to_owned()
-        })?;
+    /// Powers on and goes through the menus with `config` until the first piece is under
+    /// control, resuming from the level menu `level_menu` reached for the same game type/music.
+    pub fn start(
+        config: &GameConfig,
+        level_menu: &(Nes, Vec<Buttons>),
+    ) -> Result<Recorded, String> {
+        let (nes, input) = start_game_from(level_menu.0.clone(), level_menu.1.clone(), config)
+            .ok_or_else(|| {
+                "the engine did not reach the first piece from power-on (it should)".to_owned()
+            })?;
         Ok(Recorded {
             nes,
             history: input.iter().map(|b| b.0).collect(),
@@ -277,7 +294,7 @@ impl PlacementGame {
             seed,
             ..self.settings.config
         };
-        let mut game = Recorded::start(&config)?;
+        let mut game = Recorded::start(&config, &self.settings.level_menu)?;
         self.seed = seed;
         self.piece_frame = 0;
         self.pieces = 0;
@@ -475,7 +492,7 @@ impl FrameGame {
             seed,
             ..self.settings.config
         };
-        self.game = Some(Recorded::start(&config)?);
+        self.game = Some(Recorded::start(&config, &self.settings.level_menu)?);
         self.seed = seed;
         self.done = false;
         Ok(())
