@@ -640,18 +640,23 @@ impl VectorCore {
         let outs = self.split(board, state, mask);
         let games = &mut self.games;
         let pool = &self.pool;
+        let reset_one = |((g, o), seed): ((&mut AnyGame, Out<'_>), u64)| -> Result<(), String> {
+            g.reset(seed)?;
+            g.write(o.board, o.state, o.mask);
+            Ok(())
+        };
         let result: Result<(), String> = py.detach(|| {
-            pool.install(|| {
-                games
-                    .par_iter_mut()
-                    .zip(outs)
-                    .zip(seeds)
-                    .try_for_each(|((g, o), seed)| {
-                        g.reset(seed)?;
-                        g.write(o.board, o.state, o.mask);
-                        Ok(())
-                    })
-            })
+            if pool.current_num_threads() == 1 {
+                games.iter_mut().zip(outs).zip(seeds).try_for_each(reset_one)
+            } else {
+                pool.install(|| {
+                    games
+                        .par_iter_mut()
+                        .zip(outs)
+                        .zip(seeds)
+                        .try_for_each(reset_one)
+                })
+            }
         });
         result.map_err(PyRuntimeError::new_err)?;
         self.needs_reset.fill(false);
@@ -694,35 +699,59 @@ impl VectorCore {
         let games = &mut self.games;
         let needs_reset = &mut self.needs_reset;
         let pool = &self.pool;
+        type Item<'a, 'b> = (
+            (
+                (
+                    (((&'a mut AnyGame, &'a mut bool), Out<'b>), &'a i64),
+                    &'a mut f64,
+                ),
+                &'a mut bool,
+            ),
+            &'a mut bool,
+        );
+        let step_one = |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), String> {
+            if *reset {
+                let seed = next_episode_seed(g.seed());
+                g.reset(seed)?;
+                *reset = false;
+                *r = 0.0;
+                *te = false;
+                *tr = false;
+            } else {
+                let out = g.step(a)?;
+                *r = out.reward;
+                *te = out.terminated;
+                *tr = out.truncated;
+                *reset = out.terminated || out.truncated;
+            }
+            g.write(o.board, o.state, o.mask);
+            Ok(())
+        };
         let result: Result<(), String> = py.detach(|| {
-            pool.install(|| {
+            if pool.current_num_threads() == 1 {
+                // One thread: step here, without waking a pool thread for every call.
                 games
-                    .par_iter_mut()
-                    .zip(needs_reset.par_iter_mut())
+                    .iter_mut()
+                    .zip(needs_reset.iter_mut())
                     .zip(outs)
-                    .zip(actions.par_iter())
-                    .zip(reward.par_iter_mut())
-                    .zip(terminated.par_iter_mut())
-                    .zip(truncated.par_iter_mut())
-                    .try_for_each(|((((((g, reset), o), &a), r), te), tr)| {
-                        if *reset {
-                            let seed = next_episode_seed(g.seed());
-                            g.reset(seed)?;
-                            *reset = false;
-                            *r = 0.0;
-                            *te = false;
-                            *tr = false;
-                        } else {
-                            let out = g.step(a)?;
-                            *r = out.reward;
-                            *te = out.terminated;
-                            *tr = out.truncated;
-                            *reset = out.terminated || out.truncated;
-                        }
-                        g.write(o.board, o.state, o.mask);
-                        Ok(())
-                    })
-            })
+                    .zip(actions.iter())
+                    .zip(reward.iter_mut())
+                    .zip(terminated.iter_mut())
+                    .zip(truncated.iter_mut())
+                    .try_for_each(step_one)
+            } else {
+                pool.install(|| {
+                    games
+                        .par_iter_mut()
+                        .zip(needs_reset.par_iter_mut())
+                        .zip(outs)
+                        .zip(actions.par_iter())
+                        .zip(reward.par_iter_mut())
+                        .zip(terminated.par_iter_mut())
+                        .zip(truncated.par_iter_mut())
+                        .try_for_each(step_one)
+                })
+            }
         });
         result.map_err(PyRuntimeError::new_err)
     }
