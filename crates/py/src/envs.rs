@@ -647,7 +647,11 @@ impl VectorCore {
         };
         let result: Result<(), String> = py.detach(|| {
             if pool.current_num_threads() == 1 {
-                games.iter_mut().zip(outs).zip(seeds).try_for_each(reset_one)
+                games
+                    .iter_mut()
+                    .zip(outs)
+                    .zip(seeds)
+                    .try_for_each(reset_one)
             } else {
                 pool.install(|| {
                     games
@@ -709,24 +713,25 @@ impl VectorCore {
             ),
             &'a mut bool,
         );
-        let step_one = |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), String> {
-            if *reset {
-                let seed = next_episode_seed(g.seed());
-                g.reset(seed)?;
-                *reset = false;
-                *r = 0.0;
-                *te = false;
-                *tr = false;
-            } else {
-                let out = g.step(a)?;
-                *r = out.reward;
-                *te = out.terminated;
-                *tr = out.truncated;
-                *reset = out.terminated || out.truncated;
-            }
-            g.write(o.board, o.state, o.mask);
-            Ok(())
-        };
+        let step_one =
+            |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), String> {
+                if *reset {
+                    let seed = next_episode_seed(g.seed());
+                    g.reset(seed)?;
+                    *reset = false;
+                    *r = 0.0;
+                    *te = false;
+                    *tr = false;
+                } else {
+                    let out = g.step(a)?;
+                    *r = out.reward;
+                    *te = out.terminated;
+                    *tr = out.truncated;
+                    *reset = out.terminated || out.truncated;
+                }
+                g.write(o.board, o.state, o.mask);
+                Ok(())
+            };
         let result: Result<(), String> = py.detach(|| {
             if pool.current_num_threads() == 1 {
                 // One thread: step here, without waking a pool thread for every call.
