@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use playfield_ai::nes::game::{GameEnd, split_mix};
+use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game};
 use playfield_nes::fm2::Movie;
 use playfield_nes::trace::TraceFrame;
@@ -161,11 +161,6 @@ fn record_path(base: &Path, index: u32, games: u32) -> PathBuf {
     let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
     let ext = base.extension().and_then(|s| s.to_str()).unwrap_or("fm2");
     base.with_file_name(format!("{stem}-{}.{ext}", index + 1))
-}
-
-/// The seed of game `index`: independent of how games are spread over threads.
-fn game_seed(seed: u64, index: u32) -> u64 {
-    split_mix(split_mix(seed) ^ u64::from(index))
 }
 
 fn print_game(out: &mut impl Write, json: bool, i: u32, seed: u64, r: &GameResult) -> Result<()> {

@@ -97,6 +97,13 @@ pub fn split_mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of game `index` in a run started from `run_seed` (`playfield nes play --seed`): the
+/// same whatever the number of threads or machines the games are spread over.
+#[must_use]
+pub fn game_seed(run_seed: u64, index: u32) -> u64 {
+    split_mix(split_mix(run_seed) ^ u64::from(index))
+}
+
 /// Why a game stopped.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -300,10 +307,45 @@ const OPENING_DELAY_PLAN_AT: i8 = -2;
 /// engine stopped first (it should not).
 #[must_use]
 pub fn start_game(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
+    start_game_from(Nes::power_on(), Vec::new(), config)
+}
+
+/// Powers on and goes through the menus with `config`'s game type and music until the level
+/// menu appears: the part of [`start_game`] that does not depend on the seed (the seed only
+/// picks how long the level menu waits), so callers that start many games can run it once and
+/// go on with [`start_game_from`].
+#[must_use]
+pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let mut nes = Nes::power_on();
     let mut menus = MenuDriver::new(config);
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
+    for _ in 0..20_000 {
+        if nes.game_mode == game_mode::LEVEL_MENU {
+            return Some((nes, input));
+        }
+        let buttons = menus.buttons(&nes, prev);
+        nes.step(buttons);
+        input.push(buttons);
+        prev = buttons;
+        if nes.unsupported().is_some() {
+            return None;
+        }
+    }
+    None
+}
+
+/// [`start_game`] resumed from `nes`, whose frames so far are `input`: power-on, or the state
+/// [`reach_level_menu`] returns for the same game type and music (the menus are driven from the
+/// engine's state, so the result is the same frames as [`start_game`]).
+#[must_use]
+pub fn start_game_from(
+    mut nes: Nes,
+    mut input: Vec<Buttons>,
+    config: &GameConfig,
+) -> Option<(Nes, Vec<Buttons>)> {
+    let mut menus = MenuDriver::new(config);
+    let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
     // The menus take well under 5,000 frames even with the longest wait.
     for _ in 0..20_000 {
         if nes.game_mode == game_mode::PLAY

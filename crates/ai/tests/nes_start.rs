@@ -1,0 +1,29 @@
+//! Starting games from a shared level-menu state gives the same frames as from power-on.
+
+use playfield_ai::nes::GameConfig;
+use playfield_ai::nes::game::{reach_level_menu, start_game, start_game_from};
+
+#[test]
+fn resumed_start_equals_power_on_start() {
+    for (game_type, level, height, music) in [(0u8, 18u8, 0u8, 3u8), (0, 5, 0, 0), (1, 12, 3, 2)] {
+        let base = GameConfig {
+            game_type,
+            level,
+            height,
+            music,
+            seed: 0,
+            max_lines: None,
+            max_frames: None,
+            double_speed_level: None,
+        };
+        let (menu, menu_input) = reach_level_menu(&base).expect("the level menu is reached");
+        for seed in [0u64, 1, 7, 12_345, u64::MAX] {
+            let config = GameConfig { seed, ..base };
+            let (a, a_input) = start_game(&config).expect("starts");
+            let (b, b_input) =
+                start_game_from(menu.clone(), menu_input.clone(), &config).expect("starts");
+            assert_eq!(a_input, b_input, "{config:?}");
+            assert_eq!(a, b, "{config:?}");
+        }
+    }
+}

@@ -1,0 +1,34 @@
+"""NES Tetris (USA), frame-exact, and its AI players.
+
+Buttons are one byte per frame in the ROM's layout; combine the constants below with ``|``.
+Pieces are numbered as the ROM does: 0 T, 1 J, 2 Z, 3 O, 4 S, 5 L, 6 I (``PIECES[i]``).
+"""
+
+from ._playfield import Decision, Nes, NesState, Player, nes_game_seed, play_nes_game
+
+__all__ = [
+    "Nes", "NesState", "Player", "Decision", "play_nes_game", "nes_game_seed", "PIECES",
+    "RIGHT", "LEFT", "DOWN", "UP", "START", "SELECT", "B", "A",
+]
+
+#: Piece letters by the ROM's piece number.
+PIECES = "TJZOSLI"
+
+RIGHT = 0x01
+LEFT = 0x02
+DOWN = 0x04
+UP = 0x08
+START = 0x10
+SELECT = 0x20
+B = 0x40
+A = 0x80
+
+#: Event bits returned by ``Nes.step`` / ``Nes.step_many``.
+EVENT_SPAWN = 1 << 0
+EVENT_LOCK = 1 << 1
+EVENT_LINES_CLEARED = 1 << 2
+EVENT_LEVEL_UP = 1 << 3
+EVENT_TOP_OUT = 1 << 4
+EVENT_MODE_CHANGE = 1 << 5
+EVENT_B_TYPE_GOAL = 1 << 6
+EVENT_UNSUPPORTED = 1 << 7

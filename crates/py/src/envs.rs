@@ -1,0 +1,805 @@
+//! The Python classes behind the Gymnasium environments: `EnvCore` (one game) and `VectorCore`
+//! (N games stepped in parallel on a rayon pool, written into the caller's numpy arrays).
+
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
+    PyUntypedArrayMethods,
+};
+use playfield_ai::nes::GameConfig;
+use playfield_ai::standard::MoveModel;
+use playfield_standard::EndRule;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::game::{
+    COLS, FrameGame, NES_ACTIONS, NES_STATE_LEN, NesSettings, PlacementGame, ROWS, Reward,
+    STANDARD_ACTIONS, STANDARD_STATE_LEN, StandardEnvGame, StandardSettings, StepOutcome,
+    next_episode_seed, placement_action, vector_seed,
+};
+use crate::nes::input_model;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EnvCore>()?;
+    m.add_class::<VectorCore>()?;
+    m.add("NES_ACTIONS", NES_ACTIONS)?;
+    m.add("STANDARD_ACTIONS", STANDARD_ACTIONS)?;
+    m.add("STANDARD_STATE_LEN", STANDARD_STATE_LEN)?;
+    Ok(())
+}
+
+/// One environment's game, of any kind (kept inline: a vector environment holds them in one
+/// contiguous `Vec`, and the sizes differ by a few hundred bytes only).
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+enum AnyGame {
+    Placement(PlacementGame),
+    Frame(FrameGame),
+    Standard(StandardEnvGame),
+}
+
+impl AnyGame {
+    fn reset(&mut self, seed: u64) -> Result<(), String> {
+        match self {
+            AnyGame::Placement(g) => g.reset(seed),
+            AnyGame::Frame(g) => g.reset(seed),
+            AnyGame::Standard(g) => g.reset(seed),
+        }
+    }
+
+    fn check(&self, action: i64) -> Result<(), String> {
+        match self {
+            AnyGame::Placement(g) => g.check_action(action).map(drop),
+            AnyGame::Frame(g) => g.check_action(action).map(drop),
+            AnyGame::Standard(g) => g.check_action(action).map(drop),
+        }
+    }
+
+    fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+        match self {
+            AnyGame::Placement(g) => g.step(action),
+            AnyGame::Frame(g) => g.step(action),
+            AnyGame::Standard(g) => g.step(action),
+        }
+    }
+
+    fn write(&self, board: &mut [u8], state: &mut [i32], mask: &mut [i8]) {
+        match self {
+            AnyGame::Placement(g) => g.write_obs(board, state, mask),
+            AnyGame::Frame(g) => g.write_obs(board, state),
+            AnyGame::Standard(g) => g.write_obs(board, state, mask),
+        }
+    }
+
+    fn seed(&self) -> u64 {
+        match self {
+            AnyGame::Placement(g) => g.seed,
+            AnyGame::Frame(g) => g.seed,
+            AnyGame::Standard(g) => g.seed,
+        }
+    }
+
+    fn done(&self) -> bool {
+        match self {
+            AnyGame::Placement(g) => g.done,
+            AnyGame::Frame(g) => g.done,
+            AnyGame::Standard(g) => g.done,
+        }
+    }
+
+    fn board_shape(&self) -> (usize, usize) {
+        match self {
+            AnyGame::Standard(g) => (g.settings.height, COLS),
+            _ => (ROWS, COLS),
+        }
+    }
+
+    fn state_len(&self) -> usize {
+        match self {
+            AnyGame::Standard(_) => STANDARD_STATE_LEN,
+            _ => NES_STATE_LEN,
+        }
+    }
+
+    /// Actions of a discrete action space.
+    fn num_actions(&self) -> usize {
+        match self {
+            AnyGame::Placement(_) => NES_ACTIONS,
+            AnyGame::Frame(_) => 256,
+            AnyGame::Standard(_) => STANDARD_ACTIONS,
+        }
+    }
+
+    /// Whether the observation has an action mask.
+    fn masked(&self) -> bool {
+        !matches!(self, AnyGame::Frame(_))
+    }
+}
+
+fn value_error(e: String) -> PyErr {
+    PyValueError::new_err(e)
+}
+
+fn reward(name: &str) -> PyResult<Reward> {
+    Reward::parse(name).map_err(value_error)
+}
+
+/// One game of an environment, stepped from Python.
+#[pyclass(module = "playfield._playfield")]
+#[derive(Clone)]
+pub struct EnvCore {
+    game: AnyGame,
+    /// The actions since the last reset (pickling replays them from the episode's seed).
+    actions: Vec<i64>,
+    started: bool,
+}
+
+impl EnvCore {
+    fn wrap(game: AnyGame) -> Self {
+        EnvCore {
+            game,
+            actions: Vec::new(),
+            started: false,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn nes_settings(
+    level: u8,
+    game_type: u8,
+    height: u8,
+    music: u8,
+    input: &str,
+    das: bool,
+    reaction: u32,
+    soft_drop: bool,
+    reward_name: &str,
+    max_lines: Option<u32>,
+    max_frames: Option<u64>,
+    start_select: bool,
+) -> PyResult<NesSettings> {
+    if game_type > 1 {
+        return Err(PyValueError::new_err(format!(
+            "game_type must be 0 (A-type) or 1 (B-type), got {game_type}"
+        )));
+    }
+    let config = GameConfig {
+        game_type,
+        level,
+        height,
+        music,
+        seed: 0,
+        max_lines,
+        max_frames,
+        double_speed_level: None,
+    };
+    config
+        .validate()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut input = input_model(input, das, reaction)?;
+    input.soft_drop = soft_drop;
+    Ok(NesSettings {
+        config,
+        input,
+        reward: reward(reward_name)?,
+        start_select,
+        level_menu: crate::game::level_menu(&config).map_err(PyRuntimeError::new_err)?,
+    })
+}
+
+/// Reads a 2-D array's rows as one contiguous slice, checking its shape.
+fn rows_mut<'a, T: numpy::Element>(
+    a: &'a mut PyReadwriteArray2<'_, T>,
+    name: &str,
+    rows: usize,
+    cols: usize,
+) -> PyResult<&'a mut [T]> {
+    let shape = a.shape().to_vec();
+    if shape != [rows, cols] {
+        return Err(PyValueError::new_err(format!(
+            "{name} must have shape ({rows}, {cols}), got {shape:?}"
+        )));
+    }
+    a.as_slice_mut()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be C-contiguous")))
+}
+
+fn vec_mut<'a, T: numpy::Element>(
+    a: &'a mut PyReadwriteArray1<'_, T>,
+    name: &str,
+    len: usize,
+) -> PyResult<&'a mut [T]> {
+    if a.len() != len {
+        return Err(PyValueError::new_err(format!(
+            "{name} must have length {len}, got {}",
+            a.len()
+        )));
+    }
+    a.as_slice_mut()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be C-contiguous")))
+}
+
+#[pymethods]
+impl EnvCore {
+    /// NES Tetris, one placement per step.
+    #[staticmethod]
+    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 0, soft_drop = true, reward = "score", max_lines = None, max_frames = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn nes_placement(
+        level: u8,
+        game_type: u8,
+        height: u8,
+        music: u8,
+        input: &str,
+        das: bool,
+        reaction: u32,
+        soft_drop: bool,
+        reward: &str,
+        max_lines: Option<u32>,
+        max_frames: Option<u64>,
+    ) -> PyResult<Self> {
+        let s = nes_settings(
+            level, game_type, height, music, input, das, reaction, soft_drop, reward, max_lines,
+            max_frames, false,
+        )?;
+        Ok(EnvCore::wrap(AnyGame::Placement(PlacementGame::new(s))))
+    }
+
+    /// NES Tetris, one frame per step.
+    #[staticmethod]
+    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, reward = "score", max_lines = None, max_frames = None, start_select = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn nes_frames(
+        level: u8,
+        game_type: u8,
+        height: u8,
+        music: u8,
+        reward: &str,
+        max_lines: Option<u32>,
+        max_frames: Option<u64>,
+        start_select: bool,
+    ) -> PyResult<Self> {
+        let s = nes_settings(
+            level,
+            game_type,
+            height,
+            music,
+            "X",
+            true,
+            0,
+            true,
+            reward,
+            max_lines,
+            max_frames,
+            start_select,
+        )?;
+        Ok(EnvCore::wrap(AnyGame::Frame(FrameGame::new(s))))
+    }
+
+    /// Fahey's Standard Tetris, one placement per step.
+    #[staticmethod]
+    #[pyo3(signature = (height = 20, level = 1, model = "standard", end_rule = "spawn-blocked", reward = "lines", max_lines = None))]
+    fn standard(
+        height: usize,
+        level: u8,
+        model: &str,
+        end_rule: &str,
+        reward: &str,
+        max_lines: Option<u64>,
+    ) -> PyResult<Self> {
+        let model: MoveModel =
+            model
+                .parse()
+                .map_err(|e: playfield_ai::standard::moves::UnknownMoveModel| {
+                    PyValueError::new_err(e.to_string())
+                })?;
+        let end_rule = match end_rule {
+            "spawn-blocked" => EndRule::SpawnBlocked,
+            "no-placement" => EndRule::NoPlacement,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown end_rule {end_rule:?} (known: \"spawn-blocked\", \"no-placement\")"
+                )));
+            }
+        };
+        playfield_standard::Board::new(height).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if !(1..=10).contains(&level) {
+            return Err(PyValueError::new_err(format!(
+                "level must be 1-10 (Fahey's levels), got {level}"
+            )));
+        }
+        let s = StandardSettings {
+            height,
+            level,
+            model,
+            end_rule,
+            reward: crate::envs::reward(reward)?,
+            max_lines,
+        };
+        Ok(EnvCore::wrap(AnyGame::Standard(StandardEnvGame::new(s))))
+    }
+
+    /// (rows, columns) of the board observation.
+    #[getter]
+    fn board_shape(&self) -> (usize, usize) {
+        self.game.board_shape()
+    }
+
+    /// Length of the state vector.
+    #[getter]
+    fn state_len(&self) -> usize {
+        self.game.state_len()
+    }
+
+    /// Size of the discrete action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+
+    /// Whether observations carry an action mask.
+    #[getter]
+    fn masked(&self) -> bool {
+        self.game.masked()
+    }
+
+    /// The episode's seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.seed()
+    }
+
+    /// Whether the episode is over.
+    #[getter]
+    fn done(&self) -> bool {
+        self.game.done()
+    }
+
+    /// The seed the next episode uses when reset without one.
+    #[getter]
+    fn next_seed(&self) -> u64 {
+        next_episode_seed(self.game.seed())
+    }
+
+    /// Starts an episode.
+    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let game = &mut self.game;
+        py.detach(|| game.reset(seed))
+            .map_err(PyRuntimeError::new_err)?;
+        self.actions.clear();
+        self.started = true;
+        Ok(())
+    }
+
+    /// Plays one action; returns (reward, terminated, truncated).
+    fn step(&mut self, py: Python<'_>, action: i64) -> PyResult<(f64, bool, bool)> {
+        self.game.check(action).map_err(value_error)?;
+        let game = &mut self.game;
+        let o = if matches!(game, AnyGame::Frame(_)) {
+            // One frame is a few tens of nanoseconds: releasing the interpreter would cost more.
+            game.step(action)
+        } else {
+            py.detach(|| game.step(action))
+        }
+        .map_err(PyRuntimeError::new_err)?;
+        self.actions.push(action);
+        Ok((o.reward, o.terminated, o.truncated))
+    }
+
+    /// The observation as new arrays: board (rows × columns uint8), state (int32) and the action
+    /// mask (int8; None for the frame environment).
+    #[allow(clippy::type_complexity)]
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<u8>>,
+        Bound<'py, PyArray1<i32>>,
+        Option<Bound<'py, PyArray1<i8>>>,
+    )> {
+        let (r, c) = self.game.board_shape();
+        let mut board = vec![0u8; r * c];
+        let mut state = vec![0i32; self.game.state_len()];
+        let mut mask = vec![
+            0i8;
+            if self.game.masked() {
+                self.game.num_actions()
+            } else {
+                0
+            }
+        ];
+        self.game.write(&mut board, &mut state, &mut mask);
+        Ok((
+            PyArray1::from_vec(py, board).reshape([r, c])?,
+            PyArray1::from_vec(py, state),
+            self.game.masked().then(|| PyArray1::from_vec(py, mask)),
+        ))
+    }
+
+    /// Writes the observation into `board` (rows × columns uint8), `state` (int32) and `mask`
+    /// (int8, empty for the frame environment).
+    fn write_obs(
+        &self,
+        mut board: PyReadwriteArray2<'_, u8>,
+        mut state: PyReadwriteArray1<'_, i32>,
+        mut mask: PyReadwriteArray1<'_, i8>,
+    ) -> PyResult<()> {
+        let (r, c) = self.game.board_shape();
+        let board = rows_mut(&mut board, "board", r, c)?;
+        let state = vec_mut(&mut state, "state", self.game.state_len())?;
+        let n = if self.game.masked() {
+            self.game.num_actions()
+        } else {
+            0
+        };
+        let mask = vec_mut(&mut mask, "mask", n)?;
+        self.game.write(board, state, mask);
+        Ok(())
+    }
+
+    /// The active piece's placements (NES placement environment): an int32 array with one row
+    /// per placement: action, x, y, orientation, frames to lock.
+    fn placements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
+        let AnyGame::Placement(g) = &self.game else {
+            return Err(PyValueError::new_err(
+                "placements() is for the NES placement environment",
+            ));
+        };
+        let rows: Vec<i32> = g
+            .placements()
+            .iter()
+            .flat_map(|p| {
+                [
+                    placement_action(p).map_or(-1, |a| a as i32),
+                    i32::from(p.x),
+                    i32::from(p.y),
+                    i32::from(p.orientation),
+                    p.frames as i32,
+                ]
+            })
+            .collect();
+        let n = rows.len() / 5;
+        PyArray1::from_vec(py, rows).reshape([n, 5])
+    }
+
+    /// The buttons of every frame that play `action` (NES placement environment), uint8.
+    fn buttons<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let AnyGame::Placement(g) = &self.game else {
+            return Err(PyValueError::new_err(
+                "buttons() is for the NES placement environment",
+            ));
+        };
+        let p = g.check_action(action).map_err(value_error)?;
+        let b: Vec<u8> = g.inputs(&p).iter().map(|b| b.0).collect();
+        Ok(PyArray1::from_vec(py, b))
+    }
+
+    /// Every placement's buttons (NES placement environment): a (placements × longest) uint8
+    /// array padded with 0, and the lengths.
+    #[allow(clippy::type_complexity)]
+    fn all_buttons<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<i32>>)> {
+        let AnyGame::Placement(g) = &self.game else {
+            return Err(PyValueError::new_err(
+                "all_buttons() is for the NES placement environment",
+            ));
+        };
+        let seqs: Vec<Vec<u8>> = g
+            .placements()
+            .iter()
+            .map(|p| g.inputs(p).iter().map(|b| b.0).collect())
+            .collect();
+        let width = seqs.iter().map(Vec::len).max().unwrap_or(0);
+        let mut flat = vec![0u8; seqs.len() * width];
+        for (row, s) in flat.chunks_mut(width.max(1)).zip(&seqs) {
+            row[..s.len()].copy_from_slice(s);
+        }
+        let lens: Vec<i32> = seqs.iter().map(|s| s.len() as i32).collect();
+        Ok((
+            PyArray1::from_vec(py, flat).reshape([seqs.len(), width])?,
+            PyArray1::from_vec(py, lens),
+        ))
+    }
+
+    /// The NES engine of the episode (a copy), for the players and for inspection.
+    fn nes(&self) -> PyResult<crate::nes::PyNes> {
+        let game = match &self.game {
+            AnyGame::Placement(g) => g.game.as_ref(),
+            AnyGame::Frame(g) => g.game.as_ref(),
+            AnyGame::Standard(_) => None,
+        };
+        game.map(crate::nes::PyNes::from_recorded)
+            .ok_or_else(|| PyValueError::new_err("no NES game here (not started, or Standard)"))
+    }
+
+    /// What pickling needs: whether started, the episode's seed and its actions.
+    fn snapshot(&self) -> (bool, u64, Vec<i64>) {
+        (self.started, self.game.seed(), self.actions.clone())
+    }
+
+    /// Rebuilds a snapshot by replaying its actions from its seed (exact).
+    fn load_snapshot(&mut self, py: Python<'_>, snapshot: (bool, u64, Vec<i64>)) -> PyResult<()> {
+        let (started, seed, actions) = snapshot;
+        if !started {
+            return Ok(());
+        }
+        self.reset(py, seed)?;
+        for a in actions {
+            self.step(py, a)?;
+        }
+        Ok(())
+    }
+}
+
+/// N games stepped together on a thread pool, writing into batched numpy arrays. Sub-games that
+/// ended are reset on the next step (Gymnasium's next-step autoreset): their action is ignored
+/// and they report reward 0, not terminated, not truncated.
+#[pyclass(module = "playfield._playfield")]
+pub struct VectorCore {
+    games: Vec<AnyGame>,
+    needs_reset: Vec<bool>,
+    pool: rayon::ThreadPool,
+    template: AnyGame,
+}
+
+/// Output slices of one sub-game.
+struct Out<'a> {
+    board: &'a mut [u8],
+    state: &'a mut [i32],
+    mask: &'a mut [i8],
+}
+
+impl VectorCore {
+    /// Splits the batched arrays into per-game slices.
+    fn split<'a>(
+        &self,
+        board: &'a mut [u8],
+        state: &'a mut [i32],
+        mask: &'a mut [i8],
+    ) -> Vec<Out<'a>> {
+        let (r, c) = self.template.board_shape();
+        let s = self.template.state_len();
+        let m = if self.template.masked() {
+            self.template.num_actions()
+        } else {
+            0
+        };
+        let n = self.games.len();
+        let mut boards = board.chunks_mut(r * c);
+        let mut states = state.chunks_mut(s);
+        let mut masks: Box<dyn Iterator<Item = &mut [i8]>> = if m == 0 {
+            Box::new(std::iter::repeat_with(|| &mut [][..]))
+        } else {
+            Box::new(mask.chunks_mut(m))
+        };
+        (0..n)
+            .map(|_| Out {
+                board: boards.next().unwrap_or_default(),
+                state: states.next().unwrap_or_default(),
+                mask: masks.next().unwrap_or_default(),
+            })
+            .collect()
+    }
+}
+
+#[pymethods]
+impl VectorCore {
+    /// `num_envs` copies of `template`'s game, stepped on `num_threads` threads (default: one
+    /// per core).
+    #[new]
+    #[pyo3(signature = (template, num_envs, num_threads = None))]
+    fn new(template: &EnvCore, num_envs: usize, num_threads: Option<usize>) -> PyResult<Self> {
+        if num_envs == 0 {
+            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        }
+        let mut b = rayon::ThreadPoolBuilder::new();
+        if let Some(t) = num_threads {
+            if t == 0 {
+                return Err(PyValueError::new_err("num_threads must be at least 1"));
+            }
+            b = b.num_threads(t);
+        }
+        let pool = b
+            .build()
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start threads: {e}")))?;
+        Ok(VectorCore {
+            games: vec![template.game.clone(); num_envs],
+            needs_reset: vec![false; num_envs],
+            pool,
+            template: template.game.clone(),
+        })
+    }
+
+    /// Threads of the pool.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Resets every sub-game, game `i` with `seeds[i]`, and writes the observations.
+    #[allow(clippy::too_many_arguments)]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seeds: PyReadonlyArray1<'_, u64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+    ) -> PyResult<()> {
+        let seeds = seeds.as_slice()?.to_vec();
+        let n = self.games.len();
+        if seeds.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "seeds must have length {n}, got {}",
+                seeds.len()
+            )));
+        }
+        let (board, state, mask) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let outs = self.split(board, state, mask);
+        let games = &mut self.games;
+        let pool = &self.pool;
+        let reset_one = |((g, o), seed): ((&mut AnyGame, Out<'_>), u64)| -> Result<(), String> {
+            g.reset(seed)?;
+            g.write(o.board, o.state, o.mask);
+            Ok(())
+        };
+        let result: Result<(), String> = py.detach(|| {
+            if pool.current_num_threads() == 1 {
+                games
+                    .iter_mut()
+                    .zip(outs)
+                    .zip(seeds)
+                    .try_for_each(reset_one)
+            } else {
+                pool.install(|| {
+                    games
+                        .par_iter_mut()
+                        .zip(outs)
+                        .zip(seeds)
+                        .try_for_each(reset_one)
+                })
+            }
+        });
+        result.map_err(PyRuntimeError::new_err)?;
+        self.needs_reset.fill(false);
+        Ok(())
+    }
+
+    /// Steps every sub-game with its action and writes observations, rewards and flags.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+        mut reward: PyReadwriteArray1<'_, f64>,
+        mut terminated: PyReadwriteArray1<'_, bool>,
+        mut truncated: PyReadwriteArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let n = self.games.len();
+        let actions = actions.as_slice()?;
+        if actions.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "actions must have shape ({n},), got ({},)",
+                actions.len()
+            )));
+        }
+        // Every action is checked before any game moves, so a bad one leaves all as they were.
+        for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
+            if !self.needs_reset[i] {
+                g.check(a)
+                    .map_err(|e| PyValueError::new_err(format!("sub-environment {i}: {e}")))?;
+            }
+        }
+        let reward = vec_mut(&mut reward, "reward", n)?;
+        let terminated = vec_mut(&mut terminated, "terminated", n)?;
+        let truncated = vec_mut(&mut truncated, "truncated", n)?;
+        let (board, state, mask) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let outs = self.split(board, state, mask);
+        let games = &mut self.games;
+        let needs_reset = &mut self.needs_reset;
+        let pool = &self.pool;
+        type Item<'a, 'b> = (
+            (
+                (
+                    (((&'a mut AnyGame, &'a mut bool), Out<'b>), &'a i64),
+                    &'a mut f64,
+                ),
+                &'a mut bool,
+            ),
+            &'a mut bool,
+        );
+        let step_one =
+            |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), String> {
+                if *reset {
+                    let seed = next_episode_seed(g.seed());
+                    g.reset(seed)?;
+                    *reset = false;
+                    *r = 0.0;
+                    *te = false;
+                    *tr = false;
+                } else {
+                    let out = g.step(a)?;
+                    *r = out.reward;
+                    *te = out.terminated;
+                    *tr = out.truncated;
+                    *reset = out.terminated || out.truncated;
+                }
+                g.write(o.board, o.state, o.mask);
+                Ok(())
+            };
+        let result: Result<(), String> = py.detach(|| {
+            if pool.current_num_threads() == 1 {
+                // One thread: step here, without waking a pool thread for every call.
+                games
+                    .iter_mut()
+                    .zip(needs_reset.iter_mut())
+                    .zip(outs)
+                    .zip(actions.iter())
+                    .zip(reward.iter_mut())
+                    .zip(terminated.iter_mut())
+                    .zip(truncated.iter_mut())
+                    .try_for_each(step_one)
+            } else {
+                pool.install(|| {
+                    games
+                        .par_iter_mut()
+                        .zip(needs_reset.par_iter_mut())
+                        .zip(outs)
+                        .zip(actions.par_iter())
+                        .zip(reward.par_iter_mut())
+                        .zip(terminated.par_iter_mut())
+                        .zip(truncated.par_iter_mut())
+                        .try_for_each(step_one)
+                })
+            }
+        });
+        result.map_err(PyRuntimeError::new_err)
+    }
+
+    /// The seeds of the sub-games' current episodes.
+    fn seeds(&self) -> Vec<u64> {
+        self.games.iter().map(AnyGame::seed).collect()
+    }
+
+    /// The seed of sub-game `index` when the vector is reset with `seed`.
+    #[staticmethod]
+    fn sub_seed(seed: u64, index: usize) -> u64 {
+        vector_seed(seed, index)
+    }
+}
+
+impl VectorCore {
+    /// The batched arrays as slices, after checking their shapes.
+    fn arrays<'a>(
+        &self,
+        board: &'a mut numpy::PyReadwriteArray3<'_, u8>,
+        state: &'a mut PyReadwriteArray2<'_, i32>,
+        mask: &'a mut PyReadwriteArray2<'_, i8>,
+    ) -> PyResult<(&'a mut [u8], &'a mut [i32], &'a mut [i8])> {
+        let n = self.games.len();
+        let (r, c) = self.template.board_shape();
+        let shape = board.shape().to_vec();
+        if shape != [n, r, c] {
+            return Err(PyValueError::new_err(format!(
+                "board must have shape ({n}, {r}, {c}), got {shape:?}"
+            )));
+        }
+        let board = board
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("board must be C-contiguous"))?;
+        let state = rows_mut(state, "state", n, self.template.state_len())?;
+        let m = if self.template.masked() {
+            self.template.num_actions()
+        } else {
+            0
+        };
+        let mask = rows_mut(mask, "mask", n, m)?;
+        Ok((board, state, mask))
+    }
+}

@@ -1,0 +1,742 @@
+//! The environments' games in Rust, independent of Python: a NES game stepped one placement or
+//! one frame at a time, and Fahey's Standard Tetris stepped one placement at a time. Each writes
+//! its observation into caller-provided slices, so the single environments and the vector
+//! environment (which writes row `i` of batched numpy arrays) share one code path.
+
+use std::sync::Arc;
+
+use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
+use playfield_ai::nes::{GameConfig, InputModel, PieceState, Placement, Searcher};
+use playfield_ai::standard::{MoveModel, placements as standard_placements};
+use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
+use playfield_nes::{Buttons, Events, Nes, game_mode, play_state};
+use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
+
+/// Board rows and columns of NES Tetris.
+pub const ROWS: usize = 20;
+/// Board columns.
+pub const COLS: usize = 10;
+/// Cells of the NES board observation.
+pub const BOARD_CELLS: usize = ROWS * COLS;
+/// Orientation ids of NES Tetris.
+pub const ORIENTATIONS: usize = 19;
+/// Placement actions: (orientation × 20 + y) × 10 + x.
+pub const NES_ACTIONS: usize = ORIENTATIONS * ROWS * COLS;
+/// Fields of the NES state vector (names in `playfield.envs.NES_STATE_FIELDS`).
+pub const NES_STATE_LEN: usize = 14;
+/// `piece`/`next` value when there is no piece or it is hidden.
+pub const NO_PIECE: i32 = 7;
+/// Frames a placement step may take from the lock to the next spawn before the game is declared
+/// stuck (a line clear plus entry delay takes under 60).
+const MAX_FRAMES_BETWEEN_PIECES: u32 = 10_000;
+
+/// What the reward counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// Points scored (the game's own score delta).
+    Score,
+    /// Lines cleared.
+    Lines,
+}
+
+impl Reward {
+    /// From the option's name.
+    pub fn parse(name: &str) -> Result<Reward, String> {
+        match name {
+            "score" => Ok(Reward::Score),
+            "lines" => Ok(Reward::Lines),
+            _ => Err(format!(
+                "unknown reward {name:?} (known: \"score\", \"lines\")"
+            )),
+        }
+    }
+}
+
+/// A NES environment's settings (validated on the Python side's options).
+#[derive(Clone, Debug)]
+pub struct NesSettings {
+    /// The game to start (level, type, height, music, caps); its seed is set per episode.
+    pub config: GameConfig,
+    /// The input model placements are searched under.
+    pub input: InputModel,
+    /// What the reward counts.
+    pub reward: Reward,
+    /// Frame environment: whether Start and Select reach the game (pause, the reset combo).
+    pub start_select: bool,
+    /// The engine at the level menu and the frames to get there (they do not depend on the
+    /// seed): every reset starts from it instead of powering on again.
+    pub level_menu: Arc<(Nes, Vec<Buttons>)>,
+}
+
+/// How a step ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepOutcome {
+    /// The reward.
+    pub reward: f64,
+    /// The game is over (top-out, B-type complete, or the engine stopped).
+    pub terminated: bool,
+    /// A cap of the settings stopped the game (line cap, frame cap).
+    pub truncated: bool,
+}
+
+/// The level-menu state for `config` (see [`NesSettings::level_menu`]).
+pub fn level_menu(config: &GameConfig) -> Result<Arc<(Nes, Vec<Buttons>)>, String> {
+    reach_level_menu(config)
+        .map(Arc::new)
+        .ok_or_else(|| "the engine did not reach the level menu from power-on".to_owned())
+}
+
+/// The next episode's seed after `seed` (the environment's own chain, so an environment and a
+/// vector environment started from the same seed play the same episodes).
+#[must_use]
+pub fn next_episode_seed(seed: u64) -> u64 {
+    split_mix(seed ^ 0x5EED)
+}
+
+/// The episode seed of sub-environment `index` of a vector environment reset with `seed`.
+#[must_use]
+pub fn vector_seed(seed: u64, index: usize) -> u64 {
+    seed.wrapping_add(index as u64)
+}
+
+/// Fills `board` (20×10, row-major) with 1 where the playfield has a block.
+pub fn write_board(nes: &Nes, board: &mut [u8]) {
+    for (out, &tile) in board.iter_mut().zip(&nes.playfield[..BOARD_CELLS]) {
+        *out = u8::from(tile != TILE_EMPTY);
+    }
+}
+
+fn piece_type(orientation: u8) -> i32 {
+    TETRIMINO_TYPE_FROM_ORIENTATION
+        .get(usize::from(orientation))
+        .map_or(NO_PIECE, |&t| i32::from(t))
+}
+
+/// Whether the next frame runs the player's controls for the active piece.
+#[must_use]
+pub fn controllable(nes: &Nes) -> bool {
+    nes.game_mode == game_mode::PLAY
+        && nes.game_mode_state == 2
+        && nes.player1.play_state == play_state::ACTIVE
+}
+
+/// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`).
+pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
+    let p = &nes.player1;
+    let in_play = nes.game_mode == game_mode::PLAY;
+    let orientation = if in_play { p.current_piece } else { 0x13 };
+    state[0] = piece_type(orientation);
+    state[1] = i32::from(orientation.min(19));
+    state[2] = i32::from(p.tetrimino_x);
+    state[3] = i32::from(p.tetrimino_y);
+    state[4] = if next_hidden || !in_play {
+        NO_PIECE
+    } else {
+        piece_type(nes.next_piece)
+    };
+    state[5] = i32::from(p.level_number);
+    state[6] = p.lines_decimal() as i32;
+    state[7] = p.score_decimal() as i32;
+    state[8] = i32::from(p.play_state);
+    state[9] = i32::from(p.fall_timer);
+    state[10] = i32::from(p.autorepeat_x);
+    state[11] = i32::from(p.autorepeat_y as i8);
+    state[12] = i32::from(nes.game_mode);
+    state[13] = i32::from(controllable(nes));
+}
+
+fn reward_of(reward: Reward, before: &Nes, after: &Nes) -> f64 {
+    match reward {
+        Reward::Score => {
+            f64::from(after.player1.score_decimal()) - f64::from(before.player1.score_decimal())
+        }
+        Reward::Lines => {
+            f64::from(after.player1.lines_decimal()) - f64::from(before.player1.lines_decimal())
+        }
+    }
+}
+
+/// A NES game from power-on: the engine and every frame's buttons (so it can be pickled by
+/// replaying them, which is exact).
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// The engine.
+    pub nes: Nes,
+    /// The buttons of every frame since power-on.
+    pub history: Vec<u8>,
+}
+
+impl Recorded {
+    /// Steps one frame, recording its buttons.
+    pub fn step(&mut self, buttons: Buttons) -> Events {
+        self.history.push(buttons.0);
+        self.nes.step(buttons)
+    }
+
+    /// Powers on and goes through the menus with `config` until the first piece is under
+    /// control, resuming from the level menu `level_menu` reached for the same game type/music.
+    pub fn start(
+        config: &GameConfig,
+        level_menu: &(Nes, Vec<Buttons>),
+    ) -> Result<Recorded, String> {
+        let (nes, input) = start_game_from(level_menu.0.clone(), level_menu.1.clone(), config)
+            .ok_or_else(|| {
+                "the engine did not reach the first piece from power-on (it should)".to_owned()
+            })?;
+        Ok(Recorded {
+            nes,
+            history: input.iter().map(|b| b.0).collect(),
+        })
+    }
+
+    /// Why the game is over, if it is: top-out or B-type complete in `events`, the engine
+    /// stopped, or play left (the reset combo, the curtain ended).
+    fn over(&self, events: Events) -> bool {
+        events.has(Events::TOP_OUT)
+            || events.has(Events::B_TYPE_GOAL)
+            || self.nes.unsupported().is_some()
+            || self.nes.game_mode != game_mode::PLAY
+    }
+
+    /// Whether a cap of `config` stops the game.
+    fn capped(&self, config: &GameConfig) -> bool {
+        if let Some(cap) = config.max_frames
+            && self.nes.frame() >= cap
+        {
+            return true;
+        }
+        if let Some(cap) = config.max_lines
+            && config.game_type == 0
+            && self.nes.player1.lines_decimal() >= cap
+        {
+            return true;
+        }
+        false
+    }
+}
+
+/// The lowest `autorepeatY` of the opening delay at which the first piece is planned, as the
+/// AI's games do: the piece cannot fall before, and a search through the whole delay would visit
+/// millions of states.
+const OPENING_DELAY_PLAN_AT: i8 = -2;
+
+/// A NES game stepped one placement at a time.
+#[derive(Debug)]
+pub struct PlacementGame {
+    /// Settings.
+    pub settings: NesSettings,
+    /// The game; `None` before the first reset.
+    pub game: Option<Recorded>,
+    /// The episode's seed.
+    pub seed: u64,
+    /// Whether the episode ended.
+    pub done: bool,
+    /// Frames the active piece has been under control (the input timeline's clock).
+    piece_frame: u32,
+    searcher: Searcher,
+    placements: Vec<Placement>,
+    /// For each action, the index in `placements` (or -1).
+    action_index: Vec<i16>,
+    /// Pieces placed this episode.
+    pub pieces: u32,
+}
+
+/// The action of a placement.
+#[must_use]
+pub fn placement_action(p: &Placement) -> Option<usize> {
+    let (x, y, o) = (
+        usize::from(p.x),
+        usize::from(p.y),
+        usize::from(p.orientation),
+    );
+    (x < COLS && y < ROWS && o < ORIENTATIONS).then_some((o * ROWS + y) * COLS + x)
+}
+
+impl Clone for PlacementGame {
+    /// The search buffers are not copied: the copy searches its active piece again.
+    fn clone(&self) -> Self {
+        let mut copy = PlacementGame {
+            settings: self.settings.clone(),
+            game: self.game.clone(),
+            seed: self.seed,
+            done: self.done,
+            piece_frame: self.piece_frame,
+            searcher: Searcher::new(),
+            placements: Vec::new(),
+            action_index: vec![-1; NES_ACTIONS],
+            pieces: self.pieces,
+        };
+        copy.search();
+        copy
+    }
+}
+
+impl PlacementGame {
+    /// A game with `settings`, not started.
+    #[must_use]
+    pub fn new(settings: NesSettings) -> Self {
+        PlacementGame {
+            settings,
+            game: None,
+            seed: 0,
+            done: true,
+            piece_frame: 0,
+            searcher: Searcher::new(),
+            placements: Vec::new(),
+            action_index: vec![-1; NES_ACTIONS],
+            pieces: 0,
+        }
+    }
+
+    /// Starts an episode from power-on with `seed` (it picks the menu wait and so the pieces).
+    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+        let config = GameConfig {
+            seed,
+            ..self.settings.config
+        };
+        let mut game = Recorded::start(&config, &self.settings.level_menu)?;
+        self.seed = seed;
+        self.piece_frame = 0;
+        self.pieces = 0;
+        while (game.nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
+            && controllable(&game.nes)
+        {
+            game.step(Buttons::NONE);
+            self.piece_frame += 1;
+        }
+        self.game = Some(game);
+        self.done = false;
+        self.search();
+        Ok(())
+    }
+
+    fn search(&mut self) {
+        for p in &self.placements {
+            if let Some(a) = placement_action(p) {
+                self.action_index[a] = -1;
+            }
+        }
+        self.placements.clear();
+        let Some(game) = &self.game else { return };
+        if self.done || !controllable(&game.nes) {
+            return;
+        }
+        let nes = &game.nes;
+        let start = PieceState::from_nes(nes, self.piece_frame);
+        let found = self.searcher.search(
+            &nes.playfield,
+            start,
+            nes.player1.level_number,
+            &self.settings.input,
+        );
+        self.placements.extend_from_slice(found);
+        for (i, p) in self.placements.iter().enumerate() {
+            if let Some(a) = placement_action(p) {
+                self.action_index[a] = i as i16;
+            }
+        }
+    }
+
+    /// The placements of the active piece.
+    #[must_use]
+    pub fn placements(&self) -> &[Placement] {
+        &self.placements
+    }
+
+    /// The buttons of each frame that play `placement`.
+    #[must_use]
+    pub fn inputs(&self, placement: &Placement) -> Vec<Buttons> {
+        self.searcher.inputs(placement)
+    }
+
+    /// The placement an action stands for, if the action is allowed now.
+    #[must_use]
+    pub fn placement_of(&self, action: i64) -> Option<Placement> {
+        let i = *self.action_index.get(usize::try_from(action).ok()?)?;
+        (i >= 0).then(|| self.placements[i as usize])
+    }
+
+    /// Checks an action before stepping.
+    pub fn check_action(&self, action: i64) -> Result<Placement, String> {
+        if self.game.is_none() {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        }
+        if self.done {
+            return Err("the episode is over: call reset()".to_owned());
+        }
+        self.placement_of(action).ok_or_else(|| {
+            if usize::try_from(action).is_ok_and(|a| a < NES_ACTIONS) {
+                format!(
+                    "action {action} is not allowed now (outside the action mask: the piece \
+                     cannot reach that placement under the input model)"
+                )
+            } else {
+                format!("action {action} is outside the action space 0..{NES_ACTIONS}")
+            }
+        })
+    }
+
+    /// Plays the placement of `action` (checked with [`Self::check_action`]) through the
+    /// gamepad, then runs the game to the next piece under control (or its end).
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+        let placement = self.check_action(action)?;
+        let inputs = self.searcher.inputs(&placement);
+        let settings = &self.settings;
+        let Some(game) = self.game.as_mut() else {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        };
+        let before = game.nes.clone();
+        let mut ended = false;
+        for &b in &inputs {
+            let events = game.step(b);
+            if game.over(events) {
+                ended = true;
+                break;
+            }
+        }
+        if !ended {
+            let p = &game.nes.player1;
+            let got = (p.tetrimino_x, p.tetrimino_y, p.current_piece);
+            let want = (placement.x, placement.y, placement.orientation);
+            if p.play_state == play_state::ACTIVE || got != want {
+                return Err(format!(
+                    "internal error: planned lock {want:?} (x, y, orientation), engine {got:?} at \
+                     frame {}",
+                    game.nes.frame()
+                ));
+            }
+        }
+        self.pieces += 1;
+        let mut outcome = StepOutcome::default();
+        let mut frames = 0;
+        while !ended {
+            if game.capped(&settings.config) {
+                outcome.truncated = true;
+                break;
+            }
+            if controllable(&game.nes) {
+                break;
+            }
+            let events = game.step(Buttons::NONE);
+            ended = game.over(events);
+            frames += 1;
+            if frames > MAX_FRAMES_BETWEEN_PIECES {
+                return Err("internal error: no piece came under control".to_owned());
+            }
+        }
+        outcome.reward = reward_of(settings.reward, &before, &game.nes);
+        self.piece_frame = 0;
+        self.done = ended || outcome.truncated;
+        self.search();
+        if !self.done && self.placements.is_empty() {
+            // The piece has nowhere to lock: it falls where gravity takes it and the game ends.
+            if let Some(game) = self.game.as_mut() {
+                for _ in 0..MAX_FRAMES_BETWEEN_PIECES {
+                    let events = game.step(Buttons::NONE);
+                    if game.over(events) {
+                        break;
+                    }
+                }
+                outcome.reward = reward_of(self.settings.reward, &before, &game.nes);
+            }
+            self.done = true;
+        }
+        outcome.terminated = self.done && !outcome.truncated;
+        Ok(outcome)
+    }
+
+    /// Writes the observation: board, state vector (the preview hidden when the input model's
+    /// reaction time has not passed at the decision) and action mask.
+    pub fn write_obs(&self, board: &mut [u8], state: &mut [i32], mask: &mut [i8]) {
+        let Some(game) = &self.game else { return };
+        write_board(&game.nes, board);
+        let hidden = self.piece_frame < self.settings.input.reaction;
+        write_state(&game.nes, hidden, state);
+        mask.fill(0);
+        for p in &self.placements {
+            if let Some(a) = placement_action(p) {
+                mask[a] = 1;
+            }
+        }
+    }
+}
+
+/// A NES game stepped one frame at a time.
+#[derive(Clone, Debug)]
+pub struct FrameGame {
+    /// Settings.
+    pub settings: NesSettings,
+    /// The game; `None` before the first reset.
+    pub game: Option<Recorded>,
+    /// The episode's seed.
+    pub seed: u64,
+    /// Whether the episode ended.
+    pub done: bool,
+}
+
+impl FrameGame {
+    /// A game with `settings`, not started.
+    #[must_use]
+    pub fn new(settings: NesSettings) -> Self {
+        FrameGame {
+            settings,
+            game: None,
+            seed: 0,
+            done: true,
+        }
+    }
+
+    /// Starts an episode at the first frame the first piece is under control.
+    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+        let config = GameConfig {
+            seed,
+            ..self.settings.config
+        };
+        self.game = Some(Recorded::start(&config, &self.settings.level_menu)?);
+        self.seed = seed;
+        self.done = false;
+        Ok(())
+    }
+
+    /// Checks a buttons action.
+    pub fn check_action(&self, action: i64) -> Result<Buttons, String> {
+        if self.game.is_none() {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        }
+        if self.done {
+            return Err("the episode is over: call reset()".to_owned());
+        }
+        let byte = u8::try_from(action).map_err(|_| {
+            format!("action {action} is outside the action space 0..256 (a buttons byte)")
+        })?;
+        let mut buttons = Buttons(byte);
+        if !self.settings.start_select {
+            buttons = Buttons(buttons.0 & !(Buttons::START.0 | Buttons::SELECT.0));
+        }
+        Ok(buttons)
+    }
+
+    /// Steps one frame with `action`'s buttons.
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+        let buttons = self.check_action(action)?;
+        let settings = &self.settings;
+        let Some(game) = self.game.as_mut() else {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        };
+        let (score, lines) = (
+            game.nes.player1.score_decimal(),
+            game.nes.player1.lines_decimal(),
+        );
+        let events = game.step(buttons);
+        let reward = match settings.reward {
+            Reward::Score => f64::from(game.nes.player1.score_decimal()) - f64::from(score),
+            Reward::Lines => f64::from(game.nes.player1.lines_decimal()) - f64::from(lines),
+        };
+        let terminated = game.over(events);
+        let truncated = !terminated && game.capped(&settings.config);
+        self.done = terminated || truncated;
+        Ok(StepOutcome {
+            reward,
+            terminated,
+            truncated,
+        })
+    }
+
+    /// Writes the observation: board and state vector.
+    pub fn write_obs(&self, board: &mut [u8], state: &mut [i32]) {
+        let Some(game) = &self.game else { return };
+        write_board(&game.nes, board);
+        write_state(&game.nes, false, state);
+    }
+}
+
+/// Orientations × columns slots of the Standard Tetris action space: action = orientation × 16 +
+/// (x + 3), x being the piece origin's column.
+pub const STANDARD_ACTIONS: usize = 4 * 16;
+/// Offset added to the origin column in a Standard Tetris action.
+const STANDARD_X_OFFSET: i32 = 3;
+/// Fields of the Standard Tetris state vector: piece, next, level, lines, score, pieces.
+pub const STANDARD_STATE_LEN: usize = 6;
+
+/// The Standard Tetris action of (orientation, x).
+#[must_use]
+pub fn standard_action(orientation: u8, x: i32) -> Option<usize> {
+    let column = x + STANDARD_X_OFFSET;
+    (orientation < 4 && (0..16).contains(&column))
+        .then(|| usize::from(orientation) * 16 + column as usize)
+}
+
+/// Standard Tetris settings.
+#[derive(Clone, Copy, Debug)]
+pub struct StandardSettings {
+    /// Board rows (20 is Fahey's).
+    pub height: usize,
+    /// Initial level 1-10.
+    pub level: u8,
+    /// Move model.
+    pub model: MoveModel,
+    /// End rule.
+    pub end_rule: EndRule,
+    /// Reward.
+    pub reward: Reward,
+    /// Stop once this many lines are completed.
+    pub max_lines: Option<u64>,
+}
+
+/// A Standard Tetris game stepped one placement at a time.
+#[derive(Clone, Debug)]
+pub struct StandardEnvGame {
+    /// Settings.
+    pub settings: StandardSettings,
+    /// The game.
+    pub game: Option<StandardGame>,
+    /// The episode's seed.
+    pub seed: u64,
+    /// Whether the episode ended.
+    pub done: bool,
+    /// For each action, its placement when allowed now.
+    mask: Vec<Option<playfield_ai::standard::Placement>>,
+}
+
+impl StandardEnvGame {
+    /// A game with `settings`, not started.
+    #[must_use]
+    pub fn new(settings: StandardSettings) -> Self {
+        StandardEnvGame {
+            settings,
+            game: None,
+            seed: 0,
+            done: true,
+            mask: vec![None; STANDARD_ACTIONS],
+        }
+    }
+
+    /// Starts an episode: random pieces from `seed`, up to the first spawn.
+    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+        let s = &self.settings;
+        let game = StandardGame::new(s.height, s.level, PieceSource::random(seed))
+            .map_err(|e| e.to_string())?
+            .with_end_rule(s.end_rule);
+        self.game = Some(game);
+        self.seed = seed;
+        self.done = false;
+        self.advance(&mut StepOutcome::default());
+        Ok(())
+    }
+
+    /// Runs iterations until a piece has spawned (or the game ends).
+    fn advance(&mut self, outcome: &mut StepOutcome) {
+        self.mask.fill(None);
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        loop {
+            if let Some(cap) = self.settings.max_lines
+                && game.lines() >= cap
+            {
+                outcome.truncated = true;
+                break;
+            }
+            match game.iteration() {
+                Iteration::Spawned(piece) => {
+                    for p in
+                        standard_placements(game.board(), piece, self.settings.model).as_slice()
+                    {
+                        if let Some(a) = standard_action(p.orientation, p.x) {
+                            self.mask[a] = Some(*p);
+                        }
+                    }
+                    break;
+                }
+                Iteration::GameOver(_) | Iteration::Over => {
+                    outcome.terminated = true;
+                    break;
+                }
+                Iteration::Fell | Iteration::Landed(_) => {}
+            }
+        }
+        self.done = outcome.terminated || outcome.truncated;
+        if self.done {
+            self.mask.fill(None);
+        }
+    }
+
+    /// Checks an action.
+    pub fn check_action(&self, action: i64) -> Result<(u8, i32), String> {
+        if self.game.is_none() {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        }
+        if self.done {
+            return Err("the episode is over: call reset()".to_owned());
+        }
+        let Some(slot) = usize::try_from(action)
+            .ok()
+            .filter(|&a| a < STANDARD_ACTIONS)
+        else {
+            return Err(format!(
+                "action {action} is outside the action space 0..{STANDARD_ACTIONS}"
+            ));
+        };
+        if self.mask[slot].is_none() {
+            return Err(format!(
+                "action {action} is not allowed now (outside the action mask: no such placement \
+                 under the move model)"
+            ));
+        }
+        Ok(((slot / 16) as u8, (slot % 16) as i32 - STANDARD_X_OFFSET))
+    }
+
+    /// Plays the placement of `action` with the game's inputs, then runs to the next spawn.
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+        self.check_action(action)?;
+        let slot = usize::try_from(action).unwrap_or(0);
+        let Some(plan) = self.mask[slot] else {
+            return Err(format!("action {action} is not allowed now"));
+        };
+        let model = self.settings.model;
+        let reward_kind = self.settings.reward;
+        let Some(game) = self.game.as_mut() else {
+            return Err("the environment was never reset: call reset() first".to_owned());
+        };
+        let piece = game.current().map(|c| c.kind);
+        let (lines, score) = (game.lines(), game.score());
+        playfield_ai::standard::player::execute(game, plan, model).map_err(|e| {
+            format!("internal error: the placement for {piece:?} was not reached: {e}")
+        })?;
+        let reward = match reward_kind {
+            Reward::Score => (game.score() - score) as f64,
+            Reward::Lines => (game.lines() - lines) as f64,
+        };
+        let mut outcome = StepOutcome {
+            reward,
+            ..StepOutcome::default()
+        };
+        self.advance(&mut outcome);
+        Ok(outcome)
+    }
+
+    /// Writes the observation: board (height × 10, row 0 at the top as on screen), state vector
+    /// and action mask.
+    pub fn write_obs(&self, board: &mut [u8], state: &mut [i32], mask: &mut [i8]) {
+        let Some(game) = &self.game else { return };
+        let b = game.board();
+        let h = b.height();
+        for row in 0..h {
+            for col in 0..COLS {
+                // Row 0 of the game is the bottom; the observation shows the top first.
+                board[row * COLS + col] = u8::from(b.cell(col, h - 1 - row));
+            }
+        }
+        let letter_index =
+            |p: Option<playfield_standard::Piece>| p.map_or(NO_PIECE, |p| i32::from(p.index()) - 1);
+        state[0] = letter_index(game.current().map(|c| c.kind));
+        state[1] = letter_index(game.next());
+        state[2] = i32::from(game.level());
+        state[3] = game.lines().min(i32::MAX as u64) as i32;
+        state[4] = game.score().min(i32::MAX as u64) as i32;
+        state[5] = game.pieces().min(i32::MAX as u64) as i32;
+        for (m, &y) in mask.iter_mut().zip(&self.mask) {
+            *m = i8::from(y.is_some());
+        }
+    }
+}

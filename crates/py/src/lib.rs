@@ -1,0 +1,27 @@
+//! playfield for Python: the extension module `playfield._playfield` (PyO3, abi3).
+//!
+//! - [`nes`]: the NES Tetris engine (`Nes`), the AI players (`Player`, `Decision`) and whole AI
+//!   games for benchmarks (`play_nes_game`, `nes_game_seed`).
+//! - [`game`]: the environments' game logic in Rust (placement steps, frame steps, Fahey's
+//!   Standard Tetris), shared by the single environments and the vector environment.
+//! - [`envs`]: the Python classes behind the Gymnasium environments and the vector environment.
+//! - [`standard`]: Standard Tetris games and players.
+//!
+//! The Gymnasium classes themselves are written in Python (`python/playfield`); they call these
+//! cores, which step the games and write observations straight into numpy arrays.
+
+use pyo3::prelude::*;
+
+mod envs;
+mod game;
+mod nes;
+mod standard;
+
+/// The extension module.
+#[pymodule]
+fn _playfield(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    nes::register(m)?;
+    envs::register(m)?;
+    standard::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,628 @@
+//! `playfield.nes`: the engine, the AI players and whole AI games.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use playfield_ai::nes::game::{GameEnd, game_seed};
+use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
+use playfield_ai::nes::{PieceState, play_game};
+use playfield_nes::fm2::Movie;
+use playfield_nes::{Buttons, Events, Nes, Region};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, controllable, write_board, write_state};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNes>()?;
+    m.add_class::<PyNesState>()?;
+    m.add_class::<PyPlayer>()?;
+    m.add_class::<PyDecision>()?;
+    m.add_function(wrap_pyfunction!(play_nes_game, m)?)?;
+    m.add_function(wrap_pyfunction!(nes_game_seed, m)?)?;
+    m.add("NES_STATE_LEN", NES_STATE_LEN)?;
+    Ok(())
+}
+
+/// The events of a frame as bits (`playfield.nes.EVENT_*`).
+fn event_bits(e: Events) -> u16 {
+    [
+        Events::SPAWN,
+        Events::LOCK,
+        Events::LINES_CLEARED,
+        Events::LEVEL_UP,
+        Events::TOP_OUT,
+        Events::MODE_CHANGE,
+        Events::B_TYPE_GOAL,
+        Events::UNSUPPORTED,
+    ]
+    .into_iter()
+    .filter(|&f| e.has(f))
+    .fold(0, |a, f| a | f)
+}
+
+/// Reads buttons from a 1-D uint8 numpy array, bytes or a bytearray.
+fn buttons_arg(buttons: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(a) = buttons.cast::<PyArray1<u8>>() {
+        return Ok(a.readonly().as_array().to_vec());
+    }
+    if let Ok(b) = buttons.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(a) = buttons.extract::<PyReadonlyArray1<'_, u8>>() {
+        return Ok(a.as_array().to_vec());
+    }
+    let shape = buttons
+        .getattr("shape")
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    let dtype = buttons
+        .getattr("dtype")
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    Err(PyTypeError::new_err(format!(
+        "buttons must be a one-dimensional numpy array of uint8 (one byte of buttons per frame) \
+         or bytes; got {} {shape} {dtype}",
+        buttons.get_type().name()?
+    )))
+}
+
+/// NES Tetris (USA), frame-exact: the engine of `playfield-nes`.
+///
+/// Buttons are one byte per frame in the ROM's bit layout: Right 1, Left 2, Down 4, Up 8,
+/// Start 16, Select 32, B 64, A 128.
+#[pyclass(module = "playfield._playfield", name = "Nes")]
+#[derive(Clone)]
+pub struct PyNes {
+    pub(crate) nes: Nes,
+    /// Every frame's buttons since power-on, kept for pickling (replayed exactly); `None` once
+    /// the engine was built from a RAM image, which has no history.
+    history: Option<Vec<u8>>,
+    pal: bool,
+}
+
+/// A saved engine state (`Nes.save()`), restored with `Nes.restore(state)`.
+#[pyclass(module = "playfield._playfield", name = "NesState")]
+#[derive(Clone)]
+pub struct PyNesState {
+    nes: PyNes,
+}
+
+impl PyNes {
+    /// The engine of an environment's game, with its history.
+    pub(crate) fn from_recorded(g: &crate::game::Recorded) -> Self {
+        PyNes {
+            nes: g.nes.clone(),
+            history: Some(g.history.clone()),
+            pal: false,
+        }
+    }
+}
+
+#[pymethods]
+impl PyNesState {
+    /// The frame the state was saved at.
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.nes.nes.frame()
+    }
+}
+
+#[pymethods]
+impl PyNes {
+    /// Powers on the console. `pal=True` runs PAL timing (not checkable against a ROM here).
+    #[new]
+    #[pyo3(signature = (pal = false))]
+    fn new(pal: bool) -> Self {
+        let region = if pal { Region::Pal } else { Region::Ntsc };
+        PyNes {
+            nes: Nes::power_on_region(region),
+            history: Some(Vec::new()),
+            pal,
+        }
+    }
+
+    /// Replays an FCEUX movie (.fm2) from power-on: `path` is a file path, or the movie's text
+    /// with `text=True`. Soft-reset and power commands in the movie are honoured.
+    #[staticmethod]
+    #[pyo3(signature = (path, text = false))]
+    fn from_fm2(path: &str, text: bool) -> PyResult<Self> {
+        let body = if text {
+            path.to_owned()
+        } else {
+            std::fs::read_to_string(path)
+                .map_err(|e| PyValueError::new_err(format!("cannot read {path}: {e}")))?
+        };
+        let name = if text { "(text)" } else { path };
+        let movie = Movie::parse(&body)
+            .map_err(|e| PyValueError::new_err(format!("bad .fm2 movie {name}: {e}")))?;
+        let pal = movie.pal();
+        let region = if pal { Region::Pal } else { Region::Ntsc };
+        let mut nes = Nes::power_on_region(region);
+        let mut plain = true;
+        for line in &movie.lines {
+            if line.command != playfield_nes::fm2::Command::NONE {
+                plain = false;
+            }
+            nes.step_line(line);
+        }
+        let history = plain.then(|| movie.buttons().map(|b| b.0).collect());
+        Ok(PyNes { nes, history, pal })
+    }
+
+    /// The frames since power-on as an FCEUX movie (.fm2 text) that replays this state on the
+    /// ROM; not available for engines built from a RAM image or a movie with reset commands.
+    fn to_fm2(&self) -> PyResult<String> {
+        let history = self.history.as_ref().ok_or_else(|| {
+            PyValueError::new_err("this engine has no input history (built from RAM or resets)")
+        })?;
+        Ok(Movie::new(history.iter().map(|&b| Buttons(b))).to_fm2())
+    }
+
+    /// An engine from a 2 KiB RAM image taken at a frame boundary (menus or play).
+    #[staticmethod]
+    #[pyo3(signature = (ram, pal = false))]
+    fn from_ram(ram: &[u8], pal: bool) -> PyResult<Self> {
+        let image: &[u8; 0x800] = ram.try_into().map_err(|_| {
+            PyValueError::new_err(format!("a RAM image is 2048 bytes, got {}", ram.len()))
+        })?;
+        let region = if pal { Region::Pal } else { Region::Ntsc };
+        let nes = Nes::from_ram(image, region).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyNes {
+            nes,
+            history: None,
+            pal,
+        })
+    }
+
+    /// Runs one frame with `buttons` (0-255); returns the frame's events as bits.
+    fn step(&mut self, buttons: i64) -> PyResult<u16> {
+        let b = u8::try_from(buttons).map_err(|_| {
+            PyValueError::new_err(format!("buttons must be a byte 0-255, got {buttons}"))
+        })?;
+        if let Some(h) = self.history.as_mut() {
+            h.push(b);
+        }
+        Ok(event_bits(self.nes.step(Buttons(b))))
+    }
+
+    /// Runs one frame per element of `buttons` (a 1-D uint8 numpy array or bytes); returns the
+    /// union of the frames' events as bits. Stops early if the engine stops (see `unsupported`).
+    fn step_many(&mut self, py: Python<'_>, buttons: &Bound<'_, PyAny>) -> PyResult<u16> {
+        let frames = buttons_arg(buttons)?;
+        let nes = &mut self.nes;
+        let (bits, stepped) = py.detach(|| {
+            let mut bits = 0u16;
+            let mut stepped = 0;
+            for &b in &frames {
+                if nes.unsupported().is_some() {
+                    break;
+                }
+                bits |= event_bits(nes.step(Buttons(b)));
+                stepped += 1;
+            }
+            (bits, stepped)
+        });
+        if let Some(h) = self.history.as_mut() {
+            h.extend_from_slice(&frames[..stepped]);
+        }
+        Ok(bits)
+    }
+
+    /// Frames since power-on.
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.nes.frame()
+    }
+
+    /// Why the engine stopped (a state it does not model), or None.
+    #[getter]
+    fn unsupported(&self) -> Option<&'static str> {
+        self.nes.unsupported()
+    }
+
+    /// The score (decimal).
+    #[getter]
+    fn score(&self) -> u32 {
+        self.nes.player1.score_decimal()
+    }
+
+    /// Lines as the game shows them (decimal).
+    #[getter]
+    fn lines(&self) -> u32 {
+        self.nes.player1.lines_decimal()
+    }
+
+    /// `levelNumber`.
+    #[getter]
+    fn level(&self) -> u8 {
+        self.nes.player1.level_number
+    }
+
+    /// `gameMode` (0 legal, 1 title, 2 game-type menu, 3 level menu, 4 play, 5 demo, 6 start demo).
+    #[getter]
+    fn game_mode(&self) -> u8 {
+        self.nes.game_mode
+    }
+
+    /// `playState` (1 active piece, 2 lock, 3 check rows, 4 line-clear animation, 5 update lines,
+    /// 6 B-type goal check, 7 receive garbage, 8 spawn, 10 curtain, 0 game over).
+    #[getter]
+    fn play_state(&self) -> u8 {
+        self.nes.player1.play_state
+    }
+
+    /// `gameType` (0 A-type, 1 B-type).
+    #[getter]
+    fn game_type(&self) -> u8 {
+        self.nes.game_type
+    }
+
+    /// Whether the next frame runs the player's controls for the active piece.
+    #[getter]
+    fn controllable(&self) -> bool {
+        controllable(&self.nes)
+    }
+
+    /// The active piece as (piece, orientation, x, y): piece 0-6 = T J Z O S L I, orientation
+    /// the ROM's id 0-18; None outside play or when hidden.
+    #[getter]
+    fn piece(&self) -> Option<(u8, u8, u8, u8)> {
+        let p = &self.nes.player1;
+        let kind = playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
+            .get(usize::from(p.current_piece))?;
+        (self.nes.game_mode == playfield_nes::game_mode::PLAY).then_some((
+            *kind,
+            p.current_piece,
+            p.tetrimino_x,
+            p.tetrimino_y,
+        ))
+    }
+
+    /// The preview piece 0-6 (T J Z O S L I), None outside play.
+    #[getter]
+    fn next_piece(&self) -> Option<u8> {
+        if self.nes.game_mode != playfield_nes::game_mode::PLAY {
+            return None;
+        }
+        playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
+            .get(usize::from(self.nes.next_piece))
+            .copied()
+    }
+
+    /// The board, a 20×10 uint8 array: 1 where a block is (the active piece is not on it).
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let mut cells = vec![0u8; BOARD_CELLS];
+        write_board(&self.nes, &mut cells);
+        PyArray1::from_vec(py, cells).reshape([ROWS, COLS])
+    }
+
+    /// The playfield's 200 tiles as the ROM stores them (0xEF empty).
+    fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        PyArray1::from_slice(py, &self.nes.playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
+    }
+
+    /// The state vector of the environments (int32, fields `playfield.envs.NES_STATE_FIELDS`).
+    fn state_vector<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let mut s = [0i32; NES_STATE_LEN];
+        write_state(&self.nes, false, &mut s);
+        PyArray1::from_slice(py, &s)
+    }
+
+    /// The console's 2 KiB of RAM with every modelled variable at its address.
+    fn ram<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.nes.ram())
+    }
+
+    /// A copy of the whole engine state.
+    fn save(&self) -> PyNesState {
+        PyNesState { nes: self.clone() }
+    }
+
+    /// Returns to a saved state.
+    fn restore(&mut self, state: &PyNesState) {
+        *self = state.nes.clone();
+    }
+
+    /// A copy.
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Pickling replays the buttons from power-on (exact). Engines built from a RAM image have
+    /// no history: they pickle as their RAM image.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let cls = slf.get_type();
+        match &this.history {
+            Some(h) => Ok((
+                cls.getattr("_from_history")?,
+                (PyBytes::new(py, h), this.pal)
+                    .into_pyobject(py)?
+                    .into_any(),
+            )),
+            None => Ok((
+                cls.getattr("from_ram")?,
+                (PyBytes::new(py, &this.nes.ram()), this.pal)
+                    .into_pyobject(py)?
+                    .into_any(),
+            )),
+        }
+    }
+
+    /// Replays `history` from power-on (used by pickle).
+    #[staticmethod]
+    #[pyo3(signature = (history, pal = false))]
+    fn _from_history(history: &[u8], pal: bool) -> Self {
+        let mut n = PyNes::new(pal);
+        for &b in history {
+            n.nes.step(Buttons(b));
+        }
+        n.history = Some(history.to_vec());
+        n
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Nes(frame={}, game_mode={}, score={}, lines={}, level={})",
+            self.nes.frame(),
+            self.nes.game_mode,
+            self.score(),
+            self.lines(),
+            self.level()
+        )
+    }
+}
+
+/// A move chosen by a player: where the piece locks and the buttons of every frame to get there.
+#[pyclass(module = "playfield._playfield", name = "Decision", frozen)]
+#[derive(Clone)]
+pub struct PyDecision {
+    /// `tetriminoX` at lock.
+    #[pyo3(get)]
+    x: u8,
+    /// `tetriminoY` at lock.
+    #[pyo3(get)]
+    y: u8,
+    /// Orientation id at lock.
+    #[pyo3(get)]
+    orientation: u8,
+    /// The evaluator's cost (lower is better).
+    #[pyo3(get)]
+    cost: f64,
+    /// Frames from the decision to the lock.
+    #[pyo3(get)]
+    frames: u32,
+    inputs: Vec<u8>,
+}
+
+impl PyDecision {
+    fn from_decision(d: &Decision) -> Self {
+        PyDecision {
+            x: d.placement.x,
+            y: d.placement.y,
+            orientation: d.placement.orientation,
+            cost: d.cost,
+            frames: d.placement.frames,
+            inputs: d.inputs.iter().map(|b| b.0).collect(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyDecision {
+    /// The buttons of each frame, a uint8 array (the last frame is the one that locks).
+    #[getter]
+    fn inputs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        PyArray1::from_slice(py, &self.inputs)
+    }
+
+    /// The placement's action in `playfield/NesTetris-v0`.
+    #[getter]
+    fn action(&self) -> usize {
+        (usize::from(self.orientation) * ROWS + usize::from(self.y)) * COLS + usize::from(self.x)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Decision(x={}, y={}, orientation={}, cost={}, frames={})",
+            self.x, self.y, self.orientation, self.cost, self.frames
+        )
+    }
+}
+
+/// Builds an input model, as a Python `ValueError` when bad.
+pub fn input_model(input: &str, das: bool, reaction: u32) -> PyResult<InputModel> {
+    InputModel::new(input, das, reaction).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// An AI player for NES Tetris: evaluator weights, lookahead and input model.
+#[pyclass(module = "playfield._playfield", name = "Player")]
+pub struct PyPlayer {
+    player: Player,
+    workspace: Workspace,
+}
+
+#[pymethods]
+impl PyPlayer {
+    /// A player with Birken's evaluator: `weights` is a dict of the six feature weights
+    /// (lines_cleared, lock_height, well_cells, column_holes, column_transitions,
+    /// row_transitions); missing ones keep Birken's values.
+    #[new]
+    #[pyo3(signature = (weights = None, lookahead = 2, input = "X.", das = true, reaction = 18, name = "custom"))]
+    fn new(
+        weights: Option<&Bound<'_, PyDict>>,
+        lookahead: u8,
+        input: &str,
+        das: bool,
+        reaction: u32,
+        name: &str,
+    ) -> PyResult<Self> {
+        if !(1..=2).contains(&lookahead) {
+            return Err(PyValueError::new_err(format!(
+                "lookahead must be 1 or 2 pieces, got {lookahead}"
+            )));
+        }
+        let mut w = Weights::BIRKEN;
+        if let Some(d) = weights {
+            for (k, v) in d.iter() {
+                let key: String = k.extract()?;
+                let value: f64 = v.extract()?;
+                let slot = match key.as_str() {
+                    "lines_cleared" => &mut w.lines_cleared,
+                    "lock_height" => &mut w.lock_height,
+                    "well_cells" => &mut w.well_cells,
+                    "column_holes" => &mut w.column_holes,
+                    "column_transitions" => &mut w.column_transitions,
+                    "row_transitions" => &mut w.row_transitions,
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "unknown weight {key:?} (known: lines_cleared, lock_height, \
+                             well_cells, column_holes, column_transitions, row_transitions)"
+                        )));
+                    }
+                };
+                *slot = value;
+            }
+        }
+        Ok(PyPlayer {
+            player: Player {
+                name: name.to_owned(),
+                evaluator: playfield_ai::nes::Evaluator::Birken(w),
+                lookahead,
+                input: input_model(input, das, reaction)?,
+            },
+            workspace: Workspace::new(),
+        })
+    }
+
+    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead.
+    #[staticmethod]
+    #[pyo3(signature = (input = "X.", das = true, reaction = 18))]
+    fn birken(input: &str, das: bool, reaction: u32) -> PyResult<Self> {
+        Ok(PyPlayer {
+            player: Player::birken(input_model(input, das, reaction)?),
+            workspace: Workspace::new(),
+        })
+    }
+
+    /// The player's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.player.name
+    }
+
+    /// The best move for the active piece of `nes` (which must be under control), searched from
+    /// its exact state; `frame` is how many frames the piece has been under control (the input
+    /// timeline's clock); the preview piece is used when `next_known`. None when the piece has
+    /// nowhere to lock.
+    #[pyo3(signature = (nes, frame = 0, next_known = true))]
+    fn best(
+        &mut self,
+        py: Python<'_>,
+        nes: &PyNes,
+        frame: u32,
+        next_known: bool,
+    ) -> PyResult<Option<PyDecision>> {
+        let n = &nes.nes;
+        if !controllable(n) {
+            return Err(PyValueError::new_err(
+                "no piece is under control in this state (Nes.controllable is False)",
+            ));
+        }
+        let situation = Situation {
+            level: n.player1.level_number,
+            lines: n.player1.lines,
+            game_type: n.game_type,
+            double_speed_level: n.modifiers().double_speed_level,
+            line_cap: None,
+        };
+        let start = PieceState::from_nes(n, frame);
+        let next = next_known.then_some(n.next_piece);
+        let page = n.playfield;
+        let (player, ws) = (&self.player, &mut self.workspace);
+        let d = py.detach(|| player.decide(ws, &page, start, situation, next));
+        Ok(d.as_ref().map(PyDecision::from_decision))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Player(name={:?}, lookahead={}, input={:?}, das={}, reaction={})",
+            self.player.name,
+            self.player.lookahead,
+            self.player.input.timeline_string(),
+            self.player.input.das,
+            self.player.input.reaction
+        )
+    }
+}
+
+/// The seed of game `index` of a benchmark run with `run_seed` (the command line's derivation).
+#[pyfunction]
+fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
+    game_seed(run_seed, index)
+}
+
+/// Plays one whole AI game from power-on (Birken's player), as `playfield nes play` does for
+/// one game with this `seed` (already derived per game); returns a dict with score, lines,
+/// level, frames, pieces and end (the JSON text of the end reason, as the command line prints it).
+#[pyfunction]
+#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None))]
+#[allow(clippy::too_many_arguments)]
+fn play_nes_game<'py>(
+    py: Python<'py>,
+    seed: u64,
+    level: u8,
+    game_type: u8,
+    height: u8,
+    music: u8,
+    input: &str,
+    das: bool,
+    reaction: u32,
+    max_lines: Option<u32>,
+    max_frames: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if game_type > 1 {
+        return Err(PyValueError::new_err(format!(
+            "game_type must be 0 (A) or 1 (B), got {game_type}"
+        )));
+    }
+    let config = GameConfig {
+        game_type,
+        level,
+        height,
+        music,
+        seed,
+        max_lines,
+        max_frames,
+        double_speed_level: None,
+    };
+    config
+        .validate()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let player = Player::birken(input_model(input, das, reaction)?);
+    let r = py.detach(|| play_game(&config, &player, |_, _| Ok(())));
+    let end = serde_json::to_string(&r.end)
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot write the end reason: {e}")))?;
+    let d = PyDict::new(py);
+    d.set_item("seed", seed)?;
+    d.set_item("score", r.score)?;
+    d.set_item("lines", r.lines)?;
+    d.set_item("level", r.level)?;
+    d.set_item("frames", r.frames)?;
+    d.set_item("pieces", r.pieces)?;
+    d.set_item("end", end)?;
+    d.set_item(
+        "clean",
+        !matches!(r.end, GameEnd::Mismatch(_) | GameEnd::Stopped(_)),
+    )?;
+    Ok(d)
+}

@@ -1,0 +1,181 @@
+"""The Gymnasium environments: checker, determinism, pickle, masks, errors."""
+
+import pickle
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import playfield  # noqa: F401  (registers the environments)
+from playfield.envs import NES_STATE_FIELDS, NesTetrisEnv
+from playfield.nes import Player
+
+IDS = ["playfield/NesTetris-v0", "playfield/NesTetrisFrames-v0", "playfield/StandardTetris-v0"]
+STATE = {name: i for i, name in enumerate(NES_STATE_FIELDS)}
+
+
+def masked_random_action(obs, rng):
+    if "action_mask" in obs:
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+    return int(rng.integers(0, 256))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env(env_id):
+    # The checker steps random actions of the whole space: masked environments end the episode
+    # on an illegal one in this mode instead of raising.
+    kwargs = {} if env_id.endswith("Frames-v0") else {"illegal_action": "end"}
+    env = gym.make(env_id, **kwargs)
+    check_env(env.unwrapped)
+    env.close()
+
+
+def play(env, seed, steps, action_seed=0):
+    rng = np.random.default_rng(action_seed)
+    obs, _ = env.reset(seed=seed)
+    trace = [obs]
+    for _ in range(steps):
+        obs, reward, terminated, truncated, _ = env.step(masked_random_action(obs, rng))
+        trace.append((obs, reward, terminated, truncated))
+        if terminated or truncated:
+            obs, _ = env.reset()
+            trace.append(obs)
+    return trace
+
+
+def same(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_episodes_are_deterministic_for_a_seed(env_id):
+    steps = 400 if "Frames" in env_id else 40
+    a = play(gym.make(env_id), 7, steps)
+    b = play(gym.make(env_id), 7, steps)
+    assert same(a, b)
+    c = play(gym.make(env_id), 8, steps)
+    assert not same(a, c)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_pickle_resumes_the_same_episode(env_id):
+    env = gym.make(env_id)
+    rng = np.random.default_rng(3)
+    obs, _ = env.reset(seed=11)
+    for _ in range(10):
+        obs, *_ = env.step(masked_random_action(obs, rng))
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(10):
+        action = masked_random_action(obs, rng)
+        o1, r1, te1, tr1, _ = env.step(action)
+        o2, r2, te2, tr2, _ = copy.step(action)
+        assert same(o1, o2) and (r1, te1, tr1) == (r2, te2, tr2)
+        obs = o1
+        if te1 or tr1:
+            break
+
+
+def test_placement_info_and_buttons_reach_the_placement():
+    env = NesTetrisEnv(level=18, input="X.")
+    obs, info = env.reset(seed=5)
+    placements = info["placements"]
+    mask = obs["action_mask"]
+    assert mask.sum() == len(placements) > 0
+    assert np.array_equal(np.sort(placements[:, 0]), np.flatnonzero(mask))
+    assert np.array_equal(env.action_masks(), mask.astype(bool))
+    assert info["buttons"].shape[0] == len(placements)
+    assert (info["buttons_length"] == placements[:, 4]).all()
+    # Playing a placement's buttons on a copy of the engine locks the piece there.
+    action, x, y, orientation, frames = placements[len(placements) // 2]
+    nes = env.nes()
+    for b in env.buttons(action):
+        nes.step(int(b))
+    _, o, px, py = nes.piece
+    assert (px, py, o) == (x, y, orientation)
+
+
+def test_bad_input_raises_python_errors():
+    env = NesTetrisEnv()
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="not allowed"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(10**6)
+    with pytest.raises(TypeError):
+        env.step("left")
+    with pytest.raises(TypeError):
+        env.step(np.zeros(3, dtype=np.int64))
+    # Nothing was played: the same legal action still works.
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
+        gym.make("playfield/NesTetris-v0", colour=3)
+    with pytest.raises(ValueError, match="start level"):
+        gym.make("playfield/NesTetris-v0", level=25)
+    with pytest.raises(ValueError, match="timeline"):
+        gym.make("playfield/NesTetris-v0", input="Y")
+    with pytest.raises(ValueError, match="reward"):
+        gym.make("playfield/NesTetrisFrames-v0", reward="fun")
+    with pytest.raises(ValueError, match="move model"):
+        gym.make("playfield/StandardTetris-v0", model="sideways")
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(options={"level": 3})
+
+
+def test_reaction_hides_the_preview_at_the_decision():
+    for reaction, hidden in [(18, True), (0, False)]:
+        env = NesTetrisEnv(reaction=reaction)
+        obs, _ = env.reset(seed=2)
+        # The first piece is decided after the opening delay, when the preview is known.
+        assert obs["state"][STATE["next"]] in range(7)
+        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert (obs["state"][STATE["next"]] == 7) == hidden
+
+
+def test_birken_plays_the_placement_env():
+    env = NesTetrisEnv(level=19, info_buttons=False, max_lines=6)
+    player = Player.birken(input="X.", reaction=0)
+    obs, _ = env.reset(seed=4)
+    total = 0.0
+    for _ in range(200):
+        d = player.best(env.nes())
+        assert obs["action_mask"][d.action] == 1
+        obs, reward, terminated, truncated, _ = env.step(d.action)
+        total += reward
+        if terminated or truncated:
+            break
+    assert truncated and obs["state"][STATE["lines"]] >= 6
+    assert total == obs["state"][STATE["score"]] > 0
+
+
+def test_frames_env_steps_one_frame():
+    env = gym.make("playfield/NesTetrisFrames-v0", level=0)
+    obs, _ = env.reset(seed=0)
+    y = obs["state"][STATE["y"]]
+    frame = env.unwrapped.nes().frame
+    # The opening delay (96 frames) holds the piece; then Down drops it a row every other frame.
+    for _ in range(110):
+        obs, *_ = env.step(playfield.nes.DOWN)
+    assert env.unwrapped.nes().frame == frame + 110
+    assert obs["state"][STATE["y"]] > y
+
+
+def test_standard_player_plays_the_standard_env():
+    env = gym.make("playfield/StandardTetris-v0", max_lines=50)
+    player = playfield.standard.Player("dellacherie")
+    obs, _ = env.reset(seed=1)
+    lines = 0.0
+    for _ in range(10_000):
+        action = player.best(obs["board"], int(obs["state"][0]))[0]
+        obs, reward, terminated, truncated, _ = env.step(action)
+        lines += reward
+        if terminated or truncated:
+            break
+    assert truncated and lines >= 50

@@ -1,0 +1,123 @@
+"""The engine binding: stepping, typed state, save/restore, pickle, .fm2, RAM, players."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from playfield import nes
+from playfield.nes import Nes, Player
+
+
+def to_play(n: Nes) -> None:
+    """Presses Start through the legal and title screens and the menus until play begins."""
+    for _ in range(5000):
+        if n.game_mode == 4 and n.controllable:
+            return
+        n.step(nes.START if n.frame % 2 == 0 else 0)
+    raise AssertionError("never reached play")
+
+
+def test_power_on_and_step_many_equals_step():
+    a, b = Nes(), Nes()
+    rng = np.random.default_rng(1)
+    buttons = rng.integers(0, 256, size=3000).astype(np.uint8)
+    buttons &= ~np.uint8(nes.SELECT)
+    a.step_many(buttons)
+    for x in buttons:
+        b.step(int(x))
+    assert a.frame == b.frame == 3000
+    assert a.ram() == b.ram()
+
+
+def test_bad_buttons_are_python_errors():
+    n = Nes()
+    with pytest.raises(TypeError, match="one-dimensional numpy array of uint8"):
+        n.step_many(np.zeros((3, 2), dtype=np.uint8))
+    with pytest.raises(TypeError):
+        n.step_many(np.zeros(4, dtype=np.float64))
+    with pytest.raises(TypeError):
+        n.step_many([1, 2, 3])
+    with pytest.raises(ValueError, match="0-255"):
+        n.step(256)
+    assert n.frame == 0
+
+
+def test_typed_state_in_play():
+    n = Nes()
+    to_play(n)
+    assert n.game_mode == 4
+    piece, orientation, x, y = n.piece
+    assert 0 <= piece < 7 and (x, y) == (5, 0)
+    assert n.next_piece in range(7)
+    assert (n.score, n.lines, n.level) == (0, 0, 0)
+    board = n.board()
+    assert board.shape == (20, 10) and board.dtype == np.uint8 and board.sum() == 0
+    assert len(n.ram()) == 2048
+    assert n.state_vector().shape == (14,)
+
+
+def test_save_restore_and_pickle():
+    n = Nes()
+    to_play(n)
+    saved = n.save()
+    ram = n.ram()
+    n.step_many(np.full(200, nes.DOWN, dtype=np.uint8))
+    assert n.ram() != ram
+    n.restore(saved)
+    assert n.ram() == ram and n.frame == saved.frame
+    copy = pickle.loads(pickle.dumps(n))
+    assert copy.ram() == n.ram() and copy.frame == n.frame
+    copy.step(nes.LEFT)
+    n.step(nes.LEFT)
+    assert copy.ram() == n.ram()
+
+
+def test_from_ram_round_trip():
+    n = Nes()
+    to_play(n)
+    m = Nes.from_ram(n.ram())
+    for b in [0, nes.LEFT, 0, nes.A, 0, nes.DOWN] * 20:
+        n.step(b)
+        m.step(b)
+    assert m.ram() == n.ram()
+    with pytest.raises(ValueError, match="2048"):
+        Nes.from_ram(b"short")
+
+
+def test_fm2_round_trip(tmp_path):
+    n = Nes()
+    to_play(n)
+    n.step_many(np.array([nes.LEFT, 0, nes.A, 0] * 30, dtype=np.uint8))
+    text = n.to_fm2()
+    assert text.startswith("version 3")
+    movie = Nes.from_fm2(text, text=True)
+    assert movie.frame == n.frame and movie.ram() == n.ram()
+    path = tmp_path / "game.fm2"
+    path.write_text(text)
+    assert Nes.from_fm2(str(path)).ram() == n.ram()
+    with pytest.raises(ValueError, match="bad .fm2 movie"):
+        Nes.from_fm2("not a movie", text=True)
+    with pytest.raises(ValueError, match="cannot read"):
+        Nes.from_fm2("/nonexistent/movie.fm2")
+
+
+def test_player_best_plays_its_inputs_to_the_planned_lock():
+    n = Nes()
+    to_play(n)
+    while n.state_vector()[11] < -2:  # wait out the opening delay as the AI does
+        n.step(0)
+    p = Player.birken(input="X.", reaction=0)
+    d = p.best(n)
+    assert d is not None and len(d.inputs) == d.frames
+    for b in d.inputs:
+        n.step(int(b))
+    _, orientation, x, y = n.piece
+    assert (x, y, orientation) == (d.x, d.y, d.orientation)
+    assert not n.controllable
+    with pytest.raises(ValueError, match="under control"):
+        p.best(n)
+    with pytest.raises(ValueError, match="timeline"):
+        Player.birken(input="Q")
+    with pytest.raises(ValueError, match="unknown weight"):
+        Player(weights={"nope": 1.0})

@@ -1,0 +1,88 @@
+"""The native vector environment against N single environments."""
+
+import numpy as np
+import pytest
+
+import gymnasium as gym
+import playfield  # noqa: F401
+from playfield.envs import NesTetrisEnv, NesTetrisFramesEnv, StandardTetrisEnv
+from playfield.vector import (
+    NesTetrisFramesVectorEnv,
+    NesTetrisVectorEnv,
+    StandardTetrisVectorEnv,
+)
+
+CASES = [
+    (NesTetrisVectorEnv, NesTetrisEnv, {"level": 19}, 30),
+    (NesTetrisFramesVectorEnv, NesTetrisFramesEnv, {"level": 19}, 1500),
+    (StandardTetrisVectorEnv, StandardTetrisEnv, {"height": 8}, 120),
+]
+
+
+@pytest.mark.parametrize("vector_cls,single_cls,options,steps", CASES)
+def test_vector_equals_single_envs(vector_cls, single_cls, options, steps):
+    n = 4
+    vec = vector_cls(num_envs=n, num_threads=2, **options)
+    singles = [single_cls(**options) for _ in range(n)]
+    obs, _ = vec.reset(seed=100)
+    single_obs = [env.reset(seed=100 + i)[0] for i, env in enumerate(singles)]
+    rng = np.random.default_rng(0)
+    pending_reset = [False] * n
+    episodes_ended = 0
+    for _ in range(steps):
+        for i in range(n):
+            for k in obs:
+                assert np.array_equal(obs[k][i], single_obs[i][k]), (i, k)
+        actions = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            if pending_reset[i]:
+                actions[i] = 0  # ignored: this step resets the sub-environment
+            elif "action_mask" in obs:
+                actions[i] = rng.choice(np.flatnonzero(obs["action_mask"][i]))
+            else:
+                actions[i] = rng.integers(0, 256)
+        obs, reward, terminated, truncated, _ = vec.step(actions)
+        for i, env in enumerate(singles):
+            if pending_reset[i]:
+                single_obs[i], _ = env.reset()
+                r, te, tr = 0.0, False, False
+            else:
+                single_obs[i], r, te, tr, _ = env.step(int(actions[i]))
+            assert (reward[i], terminated[i], truncated[i]) == (r, te, tr), i
+            pending_reset[i] = te or tr
+            episodes_ended += te or tr
+    assert episodes_ended > 0, "the run should cover autoreset"
+
+
+def test_vector_env_api_and_errors():
+    vec = gym.make_vec("playfield/NesTetris-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(vec.unwrapped, NesTetrisVectorEnv)
+    obs, _ = vec.reset(seed=1)
+    assert obs["board"].shape == (3, 20, 10) and obs["action_mask"].shape == (3, 3800)
+    assert vec.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="shape"):
+        vec.step(np.zeros(2, dtype=np.int64))
+    bad = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    bad[1] = np.flatnonzero(obs["action_mask"][1] == 0)[0]
+    with pytest.raises(ValueError, match="sub-environment 1"):
+        vec.step(bad)
+    with pytest.raises(TypeError):
+        vec.step(np.zeros(3, dtype=np.float32))
+    good = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    vec.step(good)
+    vec.close()
+
+
+def test_thread_counts_give_the_same_games():
+    results = []
+    for threads in (1, 2):
+        vec = NesTetrisFramesVectorEnv(num_envs=6, num_threads=threads, level=18)
+        assert vec.num_threads == threads
+        vec.reset(seed=9)
+        rng = np.random.default_rng(1)
+        total = np.zeros(6)
+        for _ in range(3000):
+            obs, r, *_ = vec.step(rng.integers(0, 256, size=6))
+            total += r
+        results.append((obs["board"].copy(), obs["state"].copy(), total))
+    assert all(np.array_equal(a, b) for a, b in zip(*results))
