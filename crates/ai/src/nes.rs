@@ -13,7 +13,7 @@ pub mod player;
 pub mod search;
 
 pub use eval::{Features, Weights};
-pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, play_game};
+pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, play_game};
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Player, Situation, Workspace};
 pub use search::{PieceState, Placement, Searcher};

@@ -415,3 +415,58 @@ fn next_play_buttons(
     p.frame += 1;
     p.inputs.pop_front().unwrap_or(Buttons::NONE)
 }
+
+/// A player at the gamepad one frame at a time: the menus, then the pieces, exactly as
+/// [`play_game`] plays them, for callers that step the engine themselves (a live view that shows
+/// every frame, pauses, or changes speed).
+pub struct Pilot {
+    player: Player,
+    ws: Workspace,
+    menus: MenuDriver,
+    plan: Option<PiecePlan>,
+    prev: Buttons,
+}
+
+impl std::fmt::Debug for Pilot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pilot")
+            .field("player", &self.player.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pilot {
+    /// A pilot for a game from power-on with `config`'s menu choices.
+    #[must_use]
+    pub fn new(config: &GameConfig, player: Player) -> Self {
+        Pilot {
+            player,
+            ws: Workspace::new(),
+            menus: MenuDriver::new(config),
+            plan: None,
+            prev: Buttons::NONE,
+        }
+    }
+
+    /// The buttons for the next frame of `nes` (the state after the previous frame this pilot
+    /// chose). Plans a piece when it comes under control, which may take a search.
+    pub fn buttons(&mut self, nes: &Nes) -> Buttons {
+        if self.plan.is_some() && nes.player1.play_state != play_state::ACTIVE {
+            // The planned piece locked on the last frame.
+            self.plan = None;
+        }
+        let buttons = if nes.game_mode != game_mode::PLAY {
+            self.menus.buttons(nes, self.prev)
+        } else {
+            next_play_buttons(nes, &self.player, &mut self.ws, &mut self.plan)
+        };
+        self.prev = buttons;
+        buttons
+    }
+
+    /// Where the current plan locks the piece: (`tetriminoX`, `tetriminoY`, orientation id).
+    #[must_use]
+    pub fn target(&self) -> Option<(u8, u8, u8)> {
+        self.plan.as_ref().and_then(|p| p.target)
+    }
+}
