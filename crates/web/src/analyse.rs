@@ -46,8 +46,8 @@ pub struct RankedPlacement {
     pub buttons: Vec<String>,
     /// The same, run-length coded: `3×. R 2×. A`.
     pub sequence: String,
-    /// (x, y, orientation) after each frame.
-    pub path: Vec<[u8; 3]>,
+    /// The piece's cells after each frame (for the animation).
+    pub path: Vec<[[i16; 2]; 4]>,
 }
 
 /// The answer.
@@ -211,7 +211,7 @@ pub fn analyse(request: &AnalyseRequest) -> Result<Analysis, ApiError> {
                 .iter()
                 .map(|b| {
                     step_piece(&page, &mut s, b.0, gravity);
-                    [s.x, s.y, s.orientation]
+                    orientation_cells(s.orientation, i16::from(s.x), i16::from(s.y))
                 })
                 .collect();
             let p = d.placement;

@@ -27,7 +27,7 @@ pub struct StandardQuery {
     pub ai: Option<String>,
     /// Seed of the piece sequence.
     pub seed: Option<u64>,
-    /// Initial level 1-10 (Fahey's levels; 0 lets the lines decide).
+    /// Initial level 1-10 (Fahey's levels).
     pub level: Option<u8>,
     /// Speed for watching (multiple of the game's own pace).
     pub speed: Option<f64>,
@@ -52,21 +52,15 @@ pub enum Control {
 }
 
 struct Settings {
+    game: Game,
     player: Option<Player>,
     ai_name: String,
-    seed: u64,
-    level: u8,
     speed: f64,
 }
 
 impl StandardQuery {
     fn settings(&self) -> Result<Settings, ApiError> {
-        let level = self.level.unwrap_or(0);
-        if level > 10 {
-            return Err(ApiError::bad_request(format!(
-                "level {level} is out of range: Standard Tetris has levels 1-10 (0 = from lines)"
-            )));
-        }
+        let level = self.level.unwrap_or(1);
         let speed = self.speed.unwrap_or(1.0);
         if !(1.0 / 16.0..=1024.0).contains(&speed) {
             return Err(ApiError::bad_request(format!(
@@ -93,11 +87,16 @@ impl StandardQuery {
                 )));
             }
         };
+        let game = Game::new(
+            STANDARD_HEIGHT,
+            level,
+            PieceSource::random(game_seed(self.seed.unwrap_or(1), 0)),
+        )
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
         Ok(Settings {
+            game,
             player,
             ai_name,
-            seed: self.seed.unwrap_or(1),
-            level,
             speed,
         })
     }
@@ -113,16 +112,14 @@ pub async fn websocket(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let settings = query.settings()?;
-    let game = Game::new(
-        STANDARD_HEIGHT,
-        settings.level,
-        PieceSource::random(game_seed(settings.seed, 0)),
-    )
-    .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    Ok(ws.on_upgrade(move |socket| session(socket, settings, game, state.counters.clone())))
+    Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
 }
 
-async fn session(mut socket: WebSocket, settings: Settings, game: Game, counters: Arc<Counters>) {
+async fn session(mut socket: WebSocket, mut settings: Settings, counters: Arc<Counters>) {
+    let game = std::mem::replace(
+        &mut settings.game,
+        Game::new(STANDARD_HEIGHT, 1, PieceSource::alternating_sz()).expect("a valid game"),
+    );
     let (frames_tx, mut frames_rx) = mpsc::channel::<String>(2);
     let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.standard_games);
