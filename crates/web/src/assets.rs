@@ -50,7 +50,7 @@ fn respond(asset: &'static Asset) -> Response {
 
 /// `GET /`: the page.
 pub async fn index() -> Response {
-    find("index.html").map_or_else(|| not_found_response(), respond)
+    find("index.html").map_or_else(not_found_response, respond)
 }
 
 /// `GET /assets/{name}`: one bundled file, or 404.

@@ -55,6 +55,10 @@ impl Default for ServeConfig {
     }
 }
 
+/// Games (NES watch plus Standard Tetris) the server plays at once; a connection beyond that gets a
+/// 503 (each game holds a few megabytes of search buffers and a thread).
+pub const MAX_LIVE_GAMES: usize = 512;
+
 /// Counts of what the server holds, shared by the handlers (also served at `/api/stats`, which
 /// the load test reads to check that closed connections free their games).
 #[derive(Debug, Default)]
@@ -69,6 +73,24 @@ pub struct Counters {
 pub(crate) struct LiveGame {
     counter: Arc<Counters>,
     which: fn(&Counters) -> &AtomicUsize,
+}
+
+impl Counters {
+    /// Refuses a new game when [`MAX_LIVE_GAMES`] are running.
+    ///
+    /// # Errors
+    /// A 503 saying so.
+    pub fn admit(&self) -> Result<(), ApiError> {
+        let live =
+            self.watch_games.load(Ordering::SeqCst) + self.standard_games.load(Ordering::SeqCst);
+        if live >= MAX_LIVE_GAMES {
+            return Err(ApiError {
+                status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                message: format!("the server is playing {live} games, its limit; try again later"),
+            });
+        }
+        Ok(())
+    }
 }
 
 impl LiveGame {

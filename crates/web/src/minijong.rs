@@ -117,9 +117,8 @@ pub fn state_of(seed: u64, game: &Game) -> MinijongState {
     let heights = game.heights();
     let mut tiles = Vec::new();
     for level in 0..3u8 {
-        for pos in 0..POSITIONS {
-            let height = heights[pos];
-            if u8::try_from(level).is_ok_and(|l| l < height)
+        for (pos, &height) in heights.iter().enumerate() {
+            if level < height
                 && let Some(slot) = Slot::at(pos, usize::from(level))
                 && let Some(face) = game.board().face(slot)
             {

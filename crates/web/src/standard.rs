@@ -112,6 +112,7 @@ pub async fn websocket(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let settings = query.settings()?;
+    state.counters.admit()?;
     Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
 }
 
@@ -211,11 +212,9 @@ fn run(
                         Control::Rotate => {
                             game.rotate();
                         }
-                        Control::Drop => {
-                            if game.drop().is_some() {
-                                // §5.5: after a landing a full delay passes before the next piece.
-                                next_tick = Instant::now() + iteration_delay(game.level());
-                            }
+                        // §5.5: after a landing a full delay passes before the next piece.
+                        Control::Drop if game.drop().is_some() => {
+                            next_tick = Instant::now() + iteration_delay(game.level());
                         }
                         _ => {}
                     }

@@ -124,6 +124,7 @@ pub async fn websocket(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let settings = query.settings()?;
+    state.counters.admit()?;
     Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
 }
 

@@ -82,3 +82,84 @@ async fn standard_game(server: playfield_web::Background) {
     }
     panic!("the closed connection's game is still running");
 }
+
+#[test]
+fn watch_socket_pauses_steps_and_frees_its_game() {
+    let server = server();
+    client(watch_game(server));
+}
+
+fn json_level(m: &serde_json::Value) -> u64 {
+    m["frame"]["level"].as_u64().unwrap_or(0)
+}
+
+async fn watch_game(server: playfield_web::Background) {
+    let url = format!("ws://{}/ws/watch?level=19&seed=2&speed=4", server.addr);
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let first = next_json(&mut ws).await;
+    assert_eq!(first["frame"]["mode"], "play");
+    // The game's variables are set up during the first frames of play.
+    let mut level = json_level(&first);
+    for _ in 0..1000 {
+        if level == 19 {
+            break;
+        }
+        level = json_level(&next_json(&mut ws).await);
+    }
+    assert_eq!(level, 19);
+    ws.send(Message::Text(r#"{"pause": true}"#.into()))
+        .await
+        .unwrap();
+    let mut paused_at = 0;
+    for _ in 0..1000 {
+        let m = next_json(&mut ws).await;
+        if m["paused"] == true {
+            paused_at = m["frame"]["frame"].as_u64().unwrap();
+            break;
+        }
+    }
+    assert!(paused_at > 0, "the game paused");
+    ws.send(Message::Text(r#"{"step": 3}"#.into()))
+        .await
+        .unwrap();
+    let stepped = next_json(&mut ws).await;
+    assert_eq!(stepped["frame"]["frame"].as_u64(), Some(paused_at + 3));
+    assert_eq!(stepped["frame"]["level"], 19);
+    // A message the server does not understand gets an error, and the connection stays up.
+    ws.send(Message::Text("nonsense".into())).await.unwrap();
+    let error = next_json(&mut ws).await;
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("bad control message")),
+        "{error}"
+    );
+    ws.send(Message::Text(r#"{"step": 1}"#.into()))
+        .await
+        .unwrap();
+    let after = next_json(&mut ws).await;
+    assert_eq!(after["frame"]["frame"].as_u64(), Some(paused_at + 4));
+    assert_eq!(
+        server
+            .state
+            .counters
+            .watch_games
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
+    ws.close(None).await.unwrap();
+    drop(ws);
+    for _ in 0..200 {
+        if server
+            .state
+            .counters
+            .watch_games
+            .load(std::sync::atomic::Ordering::SeqCst)
+            == 0
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the closed connection's game is still running");
+}
