@@ -10,16 +10,16 @@ use axum::response::{IntoResponse, Response};
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {reason}")]
     Bind {
         /// The address asked for.
         addr: SocketAddr,
-        /// The system's reason.
-        source: std::io::Error,
+        /// The system's reason (kept out of the error chain: the message already says it).
+        reason: std::io::Error,
     },
     /// Any other I/O failure of the runtime or the socket.
     #[error("server I/O: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
 }
 
 /// A request the server refuses: the status and a message saying what was wrong, sent as

@@ -160,7 +160,7 @@ impl BoundServer {
         let addr = SocketAddr::new(config.host, config.port);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|source| ServeError::Bind { addr, source })?;
+            .map_err(|reason| ServeError::Bind { addr, reason })?;
         Ok(BoundServer {
             listener,
             state: AppState::default(),
