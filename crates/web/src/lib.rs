@@ -107,12 +107,26 @@ impl Drop for LiveGame {
 }
 
 /// The state every handler shares.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AppState {
     /// Live games.
     pub counters: Arc<Counters>,
     /// Uploaded movies, replayed.
     pub replays: Arc<replay::ReplayStore>,
+    /// Permits for the AI's searches, one per core: with hundreds of games, searches take turns
+    /// instead of all running at once, so every game's frames keep flowing between searches.
+    pub searches: Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        AppState {
+            counters: Arc::default(),
+            replays: Arc::default(),
+            searches: Arc::new(tokio::sync::Semaphore::new(cores)),
+        }
+    }
 }
 
 /// The server's routes.

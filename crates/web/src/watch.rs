@@ -14,7 +14,7 @@ use axum::response::Response;
 use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
 use playfield_nes::{Events, Nes, game_mode};
 use serde::Deserialize;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 
 use crate::nes_frame::NesFrame;
 use crate::{ApiError, AppState, Counters, LiveGame};
@@ -125,17 +125,41 @@ pub async fn websocket(
 ) -> Result<Response, ApiError> {
     let settings = query.settings()?;
     state.counters.admit()?;
-    Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
+    Ok(ws.on_upgrade(move |socket| {
+        session(
+            socket,
+            settings,
+            state.counters.clone(),
+            state.searches.clone(),
+        )
+    }))
 }
 
 /// Runs one connection: the game on a blocking thread, frames out, controls in.
-async fn session(mut socket: WebSocket, settings: WatchSettings, counters: Arc<Counters>) {
+async fn session(
+    mut socket: WebSocket,
+    settings: WatchSettings,
+    counters: Arc<Counters>,
+    searches: Arc<Semaphore>,
+) {
     let (frames_tx, mut frames_rx) = mpsc::channel::<String>(2);
     let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.watch_games);
+    let runtime = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let _live = live;
-        play(settings, &frames_tx, control_rx);
+        // Each search waits its turn for one of the server's search permits (one per core); a
+        // game whose page has gone stops waiting, so it ends without queueing behind the others.
+        let page = frames_tx.clone();
+        let permit = || {
+            runtime.block_on(async {
+                tokio::select! {
+                    permit = searches.clone().acquire_owned() => permit.ok(),
+                    () = page.closed() => None,
+                }
+            })
+        };
+        play(settings, &frames_tx, control_rx, permit);
     });
     loop {
         tokio::select! {
@@ -168,10 +192,11 @@ async fn session(mut socket: WebSocket, settings: WatchSettings, counters: Arc<C
 }
 
 /// Plays the game, sending frames, until the page goes away.
-fn play(
+fn play<P>(
     settings: WatchSettings,
     frames: &mpsc::Sender<String>,
     mut controls: mpsc::UnboundedReceiver<Control>,
+    permit: impl Fn() -> P,
 ) {
     let mut nes = Nes::power_on();
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
@@ -208,7 +233,7 @@ fn play(
             // At most ~15 ms of stepping between two frames sent: the page stays live at any
             // speed, and a busy machine runs slower instead of queueing.
             while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
-                let buttons = pilot.buttons(&nes);
+                let buttons = pilot.buttons_gated(&nes, &permit);
                 let events = nes.step(buttons);
                 if events.has(Events::TOP_OUT) {
                     finished = Some("game over".to_owned());

@@ -369,6 +369,18 @@ fn next_play_buttons(
     ws: &mut Workspace,
     plan: &mut Option<PiecePlan>,
 ) -> Buttons {
+    next_play_buttons_gated(nes, player, ws, plan, || ())
+}
+
+/// [`next_play_buttons`], calling `gate` just before a search and holding what it returns until
+/// the search ends.
+fn next_play_buttons_gated<G>(
+    nes: &Nes,
+    player: &Player,
+    ws: &mut Workspace,
+    plan: &mut Option<PiecePlan>,
+    gate: impl FnOnce() -> G,
+) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
     let controllable = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
@@ -395,6 +407,7 @@ fn next_play_buttons(
         !waiting
     };
     if replan {
+        let _permit = gate();
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
         let next = informed.then_some(nes.next_piece);
@@ -451,6 +464,13 @@ impl Pilot {
     /// The buttons for the next frame of `nes` (the state after the previous frame this pilot
     /// chose). Plans a piece when it comes under control, which may take a search.
     pub fn buttons(&mut self, nes: &Nes) -> Buttons {
+        self.buttons_gated(nes, || ())
+    }
+
+    /// [`Pilot::buttons`], calling `gate` just before a search and holding what it returns while
+    /// the search runs: a server playing many games passes a semaphore's permit, so only as many
+    /// searches run at once as there are cores and the other games keep their frames flowing.
+    pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
         if self.plan.is_some() && nes.player1.play_state != play_state::ACTIVE {
             // The planned piece locked on the last frame.
             self.plan = None;
@@ -458,7 +478,7 @@ impl Pilot {
         let buttons = if nes.game_mode != game_mode::PLAY {
             self.menus.buttons(nes, self.prev)
         } else {
-            next_play_buttons(nes, &self.player, &mut self.ws, &mut self.plan)
+            next_play_buttons_gated(nes, &self.player, &mut self.ws, &mut self.plan, gate)
         };
         self.prev = buttons;
         buttons
