@@ -1,5 +1,8 @@
 //! Decision time per piece of `birken` (search of the current piece × tap-only lookahead of the
-//! preview) at levels 18, 19 and 29, 30 Hz input, on positions taken from real games.
+//! preview) and of `score` (the same search, then the preview's drops — or, before the preview is
+//! seen, every possible preview — and one piece deeper), at levels 18, 19 and 29, 30 Hz input,
+//! on positions taken from real games. For `score` a piece costs two decisions: at spawn, before
+//! the preview is seen (18-frame reaction), and again once it is; both are timed together.
 //!
 //! Criterion measures the mean over a fixed set of positions; the per-piece median and p99 are
 //! printed separately (criterion reports means and medians of whole iterations, not per-item
@@ -10,7 +13,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use playfield_ai::nes::{
-    GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
+    Evaluator, GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
 use playfield_nes::{Nes, play_state};
 
@@ -35,47 +38,56 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
 }
 
 fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
-    let situation = Situation {
-        level: nes.player1.level_number,
-        lines: nes.player1.lines,
-        game_type: 0,
-    };
+    let situation = Situation::a_type(nes.player1.level_number, nes.player1.lines);
     let start = PieceState::from_nes(nes, 0);
-    player
+    let mut cost = 0.0;
+    if player.input.reaction > 0 && matches!(player.evaluator, Evaluator::Score(_)) {
+        cost += player
+            .decide(ws, &nes.playfield, start, situation, None)
+            .map_or(f64::INFINITY, |d| d.cost);
+    }
+    cost + player
         .decide(ws, &nes.playfield, start, situation, Some(nes.next_piece))
         .map_or(f64::INFINITY, |d| d.cost)
 }
 
 fn bench(c: &mut Criterion) {
-    let player = Player::birken(InputModel::new("X.", true, 18).expect("valid"));
+    let input = InputModel::new("X.", true, 18).expect("valid");
+    let players = [Player::birken(input.clone()), Player::score(input)];
     for (start, level) in [(18u8, 18u8), (19, 19), (19, 29)] {
         let states = positions(start, level, 3, 120);
-        let mut ws = Workspace::new();
-        // Per-piece percentiles, three passes.
-        let mut times: Vec<f64> = Vec::new();
-        for _ in 0..3 {
-            for nes in &states {
-                let t = Instant::now();
-                black_box(decide(&player, &mut ws, nes));
-                times.push(t.elapsed().as_secs_f64() * 1e3);
+        for player in &players {
+            let mut ws = Workspace::new();
+            // Per-piece percentiles, three passes.
+            let mut times: Vec<f64> = Vec::new();
+            for _ in 0..3 {
+                for nes in &states {
+                    let t = Instant::now();
+                    black_box(decide(player, &mut ws, nes));
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                }
             }
+            times.sort_by(f64::total_cmp);
+            let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+            println!(
+                "{} level {level}: {} pieces, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                player.name,
+                times.len(),
+                pct(0.5),
+                pct(0.99),
+                pct(1.0)
+            );
+            c.bench_function(
+                &format!("{} decision level {level} 30Hz", player.name),
+                |b| {
+                    let mut i = 0;
+                    b.iter(|| {
+                        i = (i + 1) % states.len();
+                        black_box(decide(player, &mut ws, &states[i]))
+                    });
+                },
+            );
         }
-        times.sort_by(f64::total_cmp);
-        let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
-        println!(
-            "level {level}: {} decisions, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            times.len(),
-            pct(0.5),
-            pct(0.99),
-            pct(1.0)
-        );
-        c.bench_function(&format!("birken decision level {level} 30Hz"), |b| {
-            let mut i = 0;
-            b.iter(|| {
-                i = (i + 1) % states.len();
-                black_box(decide(&player, &mut ws, &states[i]))
-            });
-        });
     }
 }
 

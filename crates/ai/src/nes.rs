@@ -6,14 +6,20 @@
 //! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
 
+pub mod bench;
 pub mod eval;
+pub mod field;
 pub mod game;
 pub mod input;
 pub mod player;
+pub mod reach;
+pub mod score;
+mod score_player;
 pub mod search;
 
 pub use eval::{Features, Weights};
 pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, play_game};
 pub use input::{InputModel, InputModelError};
-pub use player::{Decision, Player, Situation, Workspace};
+pub use player::{Decision, Evaluator, Player, Situation, Workspace};
+pub use score::ScoreWeights;
 pub use search::{PieceState, Placement, Searcher};

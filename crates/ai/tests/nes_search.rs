@@ -5,10 +5,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
-use playfield_ai::nes::search::{FrameResult, drop_speed, step_piece};
+use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, game};
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Nes, play_state};
+use playfield_nes::{Buttons, Modifiers, Nes, play_state};
 use proptest::prelude::*;
 
 /// The start of a game at a menu level, reached through the menus (cached: the menus take a
@@ -107,7 +107,17 @@ fn build(s: &Setup) -> Nes {
     }
     nes.held_buttons_player1 = s.held;
     nes.player = nes.player1;
+    if s.seed % 2 == 1 {
+        // The double-speed benchmark option, on at this level.
+        nes.set_modifiers(Modifiers {
+            double_speed_level: Some(s.level),
+        });
+    }
     nes
+}
+
+fn gravity(nes: &Nes) -> Gravity {
+    Gravity::at(nes.level(), nes.modifiers())
 }
 
 fn models() -> impl Strategy<Value = InputModel> {
@@ -154,7 +164,7 @@ proptest! {
         let nes = build(&s);
         let mut searcher = Searcher::new();
         let start = PieceState::from_nes(&nes, 0);
-        let placements = searcher.search(&nes.playfield, start, s.level, &model).to_vec();
+        let placements = searcher.search(&nes.playfield, start, gravity(&nes), &model).to_vec();
         // All of them on most cases would be slow at level 0; check up to 12 spread ones.
         let step = (placements.len() / 12).max(1);
         for (i, p) in placements.iter().enumerate().skip((pick as usize) % step).step_by(step) {
@@ -186,13 +196,13 @@ proptest! {
         let mut searcher = Searcher::new();
         let start = PieceState::from_nes(&nes, 0);
         let found: HashSet<(u8, u8, u8)> = searcher
-            .search(&nes.playfield, start, s.level, &model)
+            .search(&nes.playfield, start, gravity(&nes), &model)
             .iter()
             .map(|p| (p.x, p.y, p.orientation))
             .collect();
         let mut e = nes.clone();
         let mut m = start;
-        let speed = drop_speed(s.level);
+        let speed = gravity(&nes);
         let mut prev = e.held_buttons_player1;
         for (f, &r) in rolls.iter().enumerate() {
             let frame = f as u32 + 1;

@@ -211,6 +211,10 @@ fn play_in_lockstep(config: &GameConfig, player: &Player, rom: &Rom) -> GameResu
                 pieces: 0,
                 end: GameEnd::Stopped(format!("the ROM does not start: {e}")),
                 input: Vec::new(),
+                uncapped_score: 0,
+                clears: [0; 4],
+                score_by_lines: Vec::new(),
+                decision_micros: Vec::new(),
             };
         }
     };
@@ -244,6 +248,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         seed: 0,
         max_lines: args.max_lines,
         max_frames: args.max_frames,
+        double_speed_level: None,
     };
     base.validate()?;
     let rom = match &args.rom {

@@ -130,6 +130,7 @@ impl Nes {
             EndingStep::TypeBScore => {
                 self.total_score = self.player1.score;
                 self.player1.score = [0; 3];
+                self.score_uncapped = crate::modifiers::UncappedScore::default();
                 self.render_ending_unskippable(short, EndingStep::TypeBBeforeLevelBonus)
             }
             EndingStep::TypeBBeforeLevelBonus => {

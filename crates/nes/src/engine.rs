@@ -12,6 +12,7 @@ use crate::buttons::Buttons;
 use crate::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
 use crate::ending::EndingStep;
 use crate::events::Events;
+use crate::modifiers::{Modifiers, UncappedScore};
 use crate::player::PlayerVars;
 use crate::region::Region;
 use crate::tables::*;
@@ -98,6 +99,10 @@ pub struct Nes {
     pub(crate) events: Events,
     /// The demo's tables, read from the user's ROM; `None` stops the engine at the demo.
     pub(crate) demo_data: Option<Arc<DemoData>>,
+    /// Departures from the ROM (none by default).
+    pub(crate) modifiers: Modifiers,
+    /// The score without the 999,999 cap, kept beside the RAM's.
+    pub(crate) score_uncapped: UncappedScore,
 
     /// `rng_seed` ($17-$18), as `$17 << 8 | $18`.
     pub rng_seed: u16,
@@ -275,6 +280,8 @@ impl Nes {
             unsupported: None,
             events: Events::default(),
             demo_data: None,
+            modifiers: Modifiers::default(),
+            score_uncapped: UncappedScore::default(),
             rng_seed: 0,
             spawn_id: 0,
             spawn_count: 0,
@@ -417,6 +424,7 @@ impl Nes {
         fresh.frame = self.frame;
         fresh.wait = self.wait;
         fresh.demo_data = self.demo_data.take();
+        fresh.modifiers = self.modifiers;
         if warm {
             fresh.high_score_names = self.high_score_names;
             fresh.high_score_scores = self.high_score_scores;
@@ -447,8 +455,10 @@ impl Nes {
     pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
         if line.command.power() {
             let demo = self.demo_data.take();
+            let modifiers = self.modifiers;
             *self = Nes::power_on_region(self.region);
             self.demo_data = demo;
+            self.modifiers = modifiers;
         } else if line.command.soft_reset() {
             self.soft_reset();
         }
@@ -506,6 +516,17 @@ impl Nes {
             return;
         }
         self.held_buttons_player1 = self.demo_held_buttons;
+    }
+
+    /// Turns on departures from the ROM (see [`Modifiers`]); the default is the ROM exactly.
+    pub fn set_modifiers(&mut self, modifiers: Modifiers) {
+        self.modifiers = modifiers;
+    }
+
+    /// The departures from the ROM in force.
+    #[must_use]
+    pub fn modifiers(&self) -> Modifiers {
+        self.modifiers
     }
 
     /// Supplies the demo's tables (read from the user's ROM) so the engine can run the demo.

@@ -38,6 +38,58 @@ impl Events {
         self.bits == 0
     }
 
+    /// A piece spawned this frame.
+    #[must_use]
+    pub const fn spawned(self) -> bool {
+        self.has(Self::SPAWN)
+    }
+
+    /// A piece locked into the playfield this frame.
+    #[must_use]
+    pub const fn locked(self) -> bool {
+        self.has(Self::LOCK)
+    }
+
+    /// The lines cleared and scored this frame (0 when none).
+    #[must_use]
+    pub const fn cleared(self) -> u8 {
+        if self.has(Self::LINES_CLEARED) {
+            self.lines_cleared
+        } else {
+            0
+        }
+    }
+
+    /// The level went up this frame.
+    #[must_use]
+    pub const fn leveled_up(self) -> bool {
+        self.has(Self::LEVEL_UP)
+    }
+
+    /// The game ended this frame (a new piece overlapped the stack).
+    #[must_use]
+    pub const fn topped_out(self) -> bool {
+        self.has(Self::TOP_OUT)
+    }
+
+    /// The screen (`gameMode`) changed this frame.
+    #[must_use]
+    pub const fn mode_changed(self) -> bool {
+        self.has(Self::MODE_CHANGE)
+    }
+
+    /// A B-type game reached its 25 lines this frame.
+    #[must_use]
+    pub const fn b_type_goal(self) -> bool {
+        self.has(Self::B_TYPE_GOAL)
+    }
+
+    /// The engine stopped this frame at a state it does not model (see `Nes::unsupported`).
+    #[must_use]
+    pub const fn stopped_unsupported(self) -> bool {
+        self.has(Self::UNSUPPORTED)
+    }
+
     pub(crate) fn add(&mut self, flag: u16) {
         self.bits |= flag;
     }

@@ -1,9 +1,39 @@
 //! NES Tetris (USA), frame-exact.
 //!
-//! [`Nes`] holds the game's RAM as named fields (the disassembly's names in snake_case) and
-//! [`Nes::step`] runs one video frame: the NMI handler with that frame's gamepad buttons, then the
-//! main loop until it waits for the next NMI. Fed the same buttons from power-on, it goes through
-//! the same states as the ROM (checked frame by frame by the `playfield-rom` crate).
+//! [`Nes`] runs the game's own routines, named after the disassembly (TetrisNESDisasm), on the
+//! game's RAM; [`Nes::step`] runs one video frame: the NMI handler with that frame's gamepad
+//! buttons, then the main loop until it waits for the next NMI. Fed the same buttons from
+//! power-on, it goes through the same states as the ROM (checked frame by frame by the
+//! `playfield-rom` crate).
+//!
+//! Read the game through the typed view — [`Nes::score`], [`Nes::lines`], [`Nes::level`],
+//! [`Nes::game_mode`], [`Nes::active_piece`], [`Nes::next_piece`], [`Nes::board`] — and what each
+//! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
+//! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
+//! themselves stay reachable for tools that compare with the ROM, under their disassembly names.
+//!
+//! ```
+//! use playfield_nes::{Buttons, GameMode, Nes};
+//!
+//! let mut nes = Nes::power_on();
+//! // Press Start every 20 frames until a piece falls: legal screen, title, both menus.
+//! let mut frame = 0;
+//! while nes.active_piece().is_none() {
+//!     let start = frame % 20 == 0 && nes.game_mode() != GameMode::Play;
+//!     nes.step(if start { Buttons::START } else { Buttons::NONE });
+//!     frame += 1;
+//! }
+//! let piece = nes.active_piece().unwrap();
+//! assert_eq!((piece.x, piece.y), (5, 0));
+//! // Hold Down: the piece soft-drops to the floor and locks.
+//! while !nes.step(Buttons::DOWN).locked() {}
+//! assert_eq!(nes.board().cell_count(), 4);
+//! assert_eq!(nes.level(), 0);
+//! ```
+//!
+//! Known departures from the ROM, none of them traced: audio, sprites and the PPU are not
+//! modelled, nor player 2's playfield, nor lag frames when a frame's work outlasts the frame (the
+//! score loop at the highest levels).
 
 pub mod autoplay;
 mod buttons;
@@ -14,18 +44,25 @@ mod events;
 pub mod fm2;
 mod high_score;
 mod menus;
+mod modifiers;
 pub mod movies;
+mod piece;
 mod play;
 mod player;
 mod ram;
 mod region;
+pub mod rules;
 pub mod tables;
 pub mod trace;
+mod view;
 
 pub use buttons::Buttons;
 pub use demo::{DemoData, DemoDataError};
 pub use engine::{Nes, game_mode, next_rng, play_state};
 pub use events::Events;
+pub use modifiers::{Modifiers, UncappedScore};
+pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
 pub use ram::{RamImportError, addr};
 pub use region::Region;
+pub use view::{Board, GameMode, GameType, PlayState};

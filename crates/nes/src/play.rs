@@ -3,6 +3,8 @@
 use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
+use crate::modifiers::UncappedScore;
+use crate::rules;
 use crate::tables::*;
 
 impl Nes {
@@ -79,6 +81,7 @@ impl Nes {
             p.lines = [0; 2];
             p.autorepeat_y = self.region.initial_autorepeat_y();
         }
+        self.score_uncapped = UncappedScore::default();
         self.pending_garbage = 0;
         self.pending_garbage_inactive_player = 0;
         self.two_player_piece_delay_counter = 0;
@@ -262,29 +265,16 @@ impl Nes {
         None
     }
 
-    /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
+    /// `isPositionValid` for the active piece ([`rules::is_position_valid`]).
     #[inline]
     pub(crate) fn is_position_valid(&self) -> bool {
         let p = &self.player;
-        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
-        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
-            // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
-            let (row, carry) = (mino.dy as u8).overflowing_add(p.tetrimino_y);
-            if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
-                return false;
-            }
-            let cell = (mino.dy as u8)
-                .wrapping_mul(10)
-                .wrapping_add(origin)
-                .wrapping_add(mino.dx as u8);
-            if self.playfield[usize::from(cell)] < TILE_EMPTY {
-                return false;
-            }
-            if (mino.dx as u8).wrapping_add(p.tetrimino_x) >= 0x0A {
-                return false;
-            }
-        }
-        true
+        rules::is_position_valid(
+            &self.playfield,
+            p.tetrimino_x,
+            p.tetrimino_y,
+            p.current_piece,
+        )
     }
 
     /// `shift_tetrimino`: DAS.
@@ -341,8 +331,34 @@ impl Nes {
         }
     }
 
-    /// `drop_tetrimino`: the opening delay, soft drop and gravity.
+    /// `drop_tetrimino`. With the double-speed option on (not the ROM: TetrisGYM's "kill screen
+    /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
+    /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
+    /// speed, so the piece falls two rows a frame at level 29 gravity.
     fn drop_tetrimino(&mut self) {
+        if let Some(level) = self.modifiers.double_speed_level
+            && self.player.level_number >= level
+        {
+            for _ in 0..2 {
+                self.player.fall_timer = self.drop_speed_for_level();
+                self.drop_tetrimino_actual();
+            }
+        }
+        self.drop_tetrimino_actual();
+    }
+
+    /// `@lookupDropSpeed`'s value for the current level.
+    fn drop_speed_for_level(&self) -> u8 {
+        let level = self.player.level_number;
+        if level >= 0x1D {
+            1
+        } else {
+            self.region.frames_per_drop()[usize::from(level)]
+        }
+    }
+
+    /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
+    fn drop_tetrimino_actual(&mut self) {
         let p = &mut self.player;
         let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
         if (p.autorepeat_y as i8) < 0 {
@@ -373,12 +389,7 @@ impl Nes {
             }
         }
         // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
-        let level = self.player.level_number;
-        self.drop_speed = if level >= 0x1D {
-            1
-        } else {
-            self.region.frames_per_drop()[usize::from(level)]
-        };
+        self.drop_speed = self.drop_speed_for_level();
         if (self.player.fall_timer.wrapping_sub(self.drop_speed) as i8) >= 0 {
             self.drop();
         }
@@ -419,14 +430,12 @@ impl Nes {
             return;
         }
         let p = &self.player;
-        let origin = p.tetrimino_y.wrapping_mul(10).wrapping_add(p.tetrimino_x);
-        for mino in &ORIENTATIONS[usize::from(p.current_piece)] {
-            let cell = (mino.dy as u8)
-                .wrapping_mul(10)
-                .wrapping_add(origin)
-                .wrapping_add(mino.dx as u8);
-            self.playfield[usize::from(cell)] = mino.tile;
-        }
+        rules::lock_tetrimino(
+            &mut self.playfield,
+            p.tetrimino_x,
+            p.tetrimino_y,
+            p.current_piece,
+        );
         self.player.line_index = 0;
         self.update_playfield();
         self.update_music_speed();
@@ -439,30 +448,12 @@ impl Nes {
         if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
             return;
         }
-        let top = self.player.tetrimino_y.wrapping_sub(2);
-        let top = if (top as i8) < 0 { 0 } else { top };
-        let row = top.wrapping_add(self.player.line_index);
-        let start = row.wrapping_mul(10);
-        let complete =
-            (0..10u8).all(|i| self.playfield[usize::from(start.wrapping_add(i))] != TILE_EMPTY);
+        let row =
+            rules::first_row_checked(self.player.tetrimino_y).wrapping_add(self.player.line_index);
         let line_index = usize::from(self.player.line_index & 3);
-        if complete {
+        if rules::clear_row_if_complete(&mut self.playfield, row) {
             self.player.completed_lines = self.player.completed_lines.wrapping_add(1);
             self.player.completed_row[line_index] = row;
-            // @movePlayfieldDownOneRow copies cells start-1 down to 0 ten cells down. Y wraps, so a
-            // full row 0 shifts the whole page (the ROM then writes into page 5, not modelled).
-            let mut y = start.wrapping_sub(1);
-            loop {
-                let dest = usize::from(y) + 10;
-                if dest < self.playfield.len() {
-                    self.playfield[dest] = self.playfield[usize::from(y)];
-                }
-                if y == 0 {
-                    break;
-                }
-                y -= 1;
-            }
-            self.playfield[..10].fill(TILE_EMPTY);
             self.player.current_piece = ORIENTATION_HIDDEN;
         } else {
             self.player.completed_row[line_index] = 0;
@@ -524,78 +515,35 @@ impl Nes {
     /// `incrementLines`: one line, BCD, and the level check on every tenth line.
     fn increment_lines(&mut self) {
         let p = &mut self.player;
-        p.lines[0] = p.lines[0].wrapping_add(1);
-        if p.lines[0] & 0x0F >= 0x0A {
-            p.lines[0] = p.lines[0].wrapping_add(6);
-            if p.lines[0] & 0xF0 >= 0xA0 {
-                p.lines[0] &= 0x0F;
-                p.lines[1] = p.lines[1].wrapping_add(1);
-            }
-        }
-        if p.lines[0] & 0x0F != 0 {
-            return;
-        }
-        // The level goes up when it is below lines / 10, compared signed (`bpl`): this is why
-        // a start at level 18 first rises at 130 lines, and why levels wrap.
-        let tens = ((u16::from(p.lines[1]) << 8 | u16::from(p.lines[0])) >> 4) as u8;
-        if (p.level_number.wrapping_sub(tens) as i8) < 0 {
-            p.level_number = p.level_number.wrapping_add(1);
+        if rules::increment_lines(&mut p.lines, &mut p.level_number) {
             self.out_of_date_render_flags |= 0x02;
             self.events.add(Events::LEVEL_UP);
         }
     }
 
-    /// `addHoldDownPoints`: the ROM's flawed BCD addition of rows soft-dropped − 1.
+    /// `addHoldDownPoints` ([`rules::add_hold_down_points`]), on the score and on the score
+    /// without the cap.
     fn add_hold_down_points(&mut self) {
-        let p = &mut self.player;
-        if (p.hold_down_points.wrapping_sub(2) as i8) < 0 {
-            return;
+        let points = self.player.hold_down_points;
+        rules::add_hold_down_points(&mut self.score_uncapped.low, points);
+        if rules::add_hold_down_points(&mut self.player.score, points) {
+            self.out_of_date_render_flags |= 0x04;
         }
-        p.score[0] = p.score[0].wrapping_sub(1);
-        p.score[0] = p.hold_down_points.wrapping_add(p.score[0]);
-        if p.score[0] & 0x0F >= 0x0A {
-            p.score[0] = p.score[0].wrapping_add(6);
-        }
-        if p.score[0] & 0xF0 >= 0xA0 {
-            // Only the high digit is carried: the low digit is lost.
-            p.score[0] = (p.score[0] & 0xF0).wrapping_add(0x60);
-            p.score[1] = p.score[1].wrapping_add(1);
-        }
-        self.out_of_date_render_flags |= 0x04;
     }
 
-    /// `addLineClearPoints`: `pointsTable` added `level + 1` times, capped at 999,999.
+    /// `addLineClearPoints` ([`rules::add_line_clear_points`]: capped at 999,999), and the same
+    /// points on the score without the cap.
     fn add_line_clear_points(&mut self) {
         let p = &mut self.player;
         p.hold_down_points = 0;
-        let points = POINTS_TABLE[usize::from(p.completed_lines).min(4)];
-        let (lo, hi) = (points as u8, (points >> 8) as u8);
-        let mut count = p.level_number.wrapping_add(1);
-        loop {
-            p.score[0] = p.score[0].wrapping_add(lo);
-            if p.score[0] >= 0xA0 {
-                p.score[0] = p.score[0].wrapping_add(0x60);
-                p.score[1] = p.score[1].wrapping_add(1);
-            }
-            p.score[1] = p.score[1].wrapping_add(hi);
-            if p.score[1] & 0x0F >= 0x0A {
-                p.score[1] = p.score[1].wrapping_add(6);
-            }
-            if p.score[1] & 0xF0 >= 0xA0 {
-                p.score[1] = p.score[1].wrapping_add(0x60);
-                p.score[2] = p.score[2].wrapping_add(1);
-            }
-            if p.score[2] & 0x0F >= 0x0A {
-                p.score[2] = p.score[2].wrapping_add(6);
-            }
-            if p.score[2] & 0xF0 >= 0xA0 {
-                p.score = [0x99; 3];
-            }
-            count = count.wrapping_sub(1);
-            if count == 0 {
-                break;
-            }
-        }
+        let uncapped = &mut self.score_uncapped;
+        rules::add_line_clear_points(
+            &mut uncapped.low,
+            p.completed_lines,
+            p.level_number,
+            Some(&mut uncapped.millions),
+        );
+        rules::add_line_clear_points(&mut p.score, p.completed_lines, p.level_number, None);
         self.out_of_date_render_flags |= 0x04;
         p.completed_lines = 0;
         p.play_state += 1;
@@ -633,8 +581,11 @@ impl Nes {
         self.events.add(Events::SPAWN);
     }
 
-    /// `chooseNextTetrimino`: the demo's table in the demo, else `pickRandomTetrimino`.
-    pub(crate) fn choose_next_tetrimino(&mut self) -> u8 {
+    /// `chooseNextTetrimino`: the demo's table in the demo, else `pickRandomTetrimino`, which
+    /// steps `spawnCount` (and on a reroll the generator) and sets `spawnID`. Returns the
+    /// orientation id picked. Public so the piece distribution can be computed exactly from the
+    /// game's own routine over every generator state.
+    pub fn choose_next_tetrimino(&mut self) -> u8 {
         if self.game_mode == game_mode::DEMO {
             let x = usize::from(self.demo_index);
             self.demo_index = self.demo_index.wrapping_add(1);

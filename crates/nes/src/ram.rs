@@ -176,6 +176,7 @@ impl Nes {
         n.player = block(PLAYER);
         n.player1 = block(PLAYER1);
         n.player2 = block(PLAYER2);
+        n.score_uncapped = crate::modifiers::UncappedScore::from_score(n.player1.score);
         n.out_of_date_render_flags = ram[OUT_OF_DATE_RENDER_FLAGS];
         n.two_player_piece_delay_counter = ram[TWO_PLAYER_PIECE_DELAY_COUNTER];
         n.two_player_piece_delay_piece = ram[TWO_PLAYER_PIECE_DELAY_PIECE];

@@ -169,6 +169,12 @@ impl Emulator {
         self.deck.wram()
     }
 
+    /// The work RAM, writable between frames: tests set up a game situation in RAM, as the
+    /// reference document's probes did in Mesen.
+    pub fn ram_mut(&mut self) -> &mut [u8; RAM_SIZE] {
+        self.deck.wram_mut()
+    }
+
     /// The trace of the current state ([`Emulator::frame`] input lines after power-on).
     #[must_use]
     pub fn trace_frame(&self) -> TraceFrame {

@@ -5,18 +5,21 @@
 //! `playfield_nes::movies` (random menu paths, all 20 start levels, A and B type with every height,
 //! pauses, Select, soft drop, DAS, chaotic input, the demo) and closed-loop movies of the scripted
 //! player `playfield_nes::autoplay` (line clears, level-ups, push-down points, both endings, the
-//! high-score screen, several games in a row, a soft reset).
+//! high-score screen, several games in a row, a soft reset); `support/suite.rs` lists them, one
+//! test per movie, named after it. `golden.rs` checks the same movies without a ROM.
 //!
 //! Without a ROM the tests print that they were skipped; with PLAYFIELD_REQUIRE_ROM=1 they fail.
 
 use std::sync::Arc;
 
-use playfield_nes::autoplay::{AutoplayConfig, autoplay_movie};
-use playfield_nes::fm2::{Command, InputLine};
+mod support;
+
+use playfield_nes::fm2::InputLine;
 use playfield_nes::movies::differential_suite;
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Nes};
+use playfield_nes::{DemoData, Nes};
 use playfield_rom::{Emulator, Rom, rom_for_tests};
+use support::suite::{for_each_movie, listed_names, movie};
 
 /// Replays `lines` in the engine and the ROM and panics at the first frame where they differ.
 /// Returns the number of frames compared.
@@ -57,32 +60,22 @@ fn assert_same_as_rom(rom: &Rom, name: &str, lines: &[InputLine]) -> usize {
     lines.len()
 }
 
-fn plain(buttons: Vec<Buttons>) -> Vec<InputLine> {
-    buttons.into_iter().map(InputLine::new).collect()
-}
-
 macro_rules! suite_tests {
-    ($($name:ident: $index:expr,)*) => {$(
+    ($($test:ident: $name:literal,)*) => {$(
         #[test]
-        fn $name() {
+        fn $test() {
             let Some(rom) = rom_for_tests() else { return };
-            let movie = &differential_suite()[$index];
-            let frames = assert_same_as_rom(&rom, &movie.name, &plain(movie.buttons.clone()));
-            assert!(frames > 1_000, "{} is too short to mean anything", movie.name);
+            let lines = movie($name).expect("the movie exists");
+            let frames = assert_same_as_rom(&rom, $name, &lines);
+            assert!(frames > 1_000, "{} is too short to mean anything", $name);
         }
     )*};
 }
 
-suite_tests! {
-    suite_00: 0, suite_01: 1, suite_02: 2, suite_03: 3, suite_04: 4, suite_05: 5, suite_06: 6,
-    suite_07: 7, suite_08: 8, suite_09: 9, suite_10: 10, suite_11: 11, suite_12: 12,
-    suite_13: 13, suite_14: 14, suite_15: 15, suite_16: 16, suite_17: 17, suite_18: 18,
-    suite_19: 19, suite_20: 20, suite_21: 21, suite_22: 22, suite_23: 23, suite_24: 24,
-    suite_25: 25,
-}
+for_each_movie!(suite_tests);
 
 #[test]
-fn the_suite_covers_the_issue() {
+fn the_suite_covers_every_start_level_and_height() {
     let suite = differential_suite();
     assert!(suite.len() >= 20);
     let frames: usize = suite.iter().map(|m| m.buttons.len()).sum();
@@ -98,82 +91,20 @@ fn the_suite_covers_the_issue() {
     assert_eq!(heights.len(), 6, "every B-type height 0-5");
 }
 
-fn autoplay(config: AutoplayConfig) -> Vec<InputLine> {
-    plain(autoplay_movie(&config))
-}
-
 #[test]
-fn autoplay_level_0_two_games_with_level_ups() {
-    let Some(rom) = rom_for_tests() else { return };
-    let lines = autoplay(AutoplayConfig {
-        start_level: 0,
-        games: 2,
-        max_frames: 40_000,
-        seed: 11,
-        ..AutoplayConfig::default()
-    });
-    assert_same_as_rom(&rom, "autoplay level 0", &lines);
-}
-
-#[test]
-fn autoplay_level_18_reaches_130_lines_and_the_rocket() {
-    let Some(rom) = rom_for_tests() else { return };
-    let lines = autoplay(AutoplayConfig {
-        start_level: 18,
-        games: 2,
-        max_frames: 45_000,
-        seed: 5,
-        music_type: 2,
-        ..AutoplayConfig::default()
-    });
-    assert_same_as_rom(&rom, "autoplay level 18", &lines);
-}
-
-#[test]
-fn autoplay_level_19_with_noise_and_high_scores() {
-    let Some(rom) = rom_for_tests() else { return };
-    let lines = autoplay(AutoplayConfig {
-        start_level: 19,
-        games: 3,
-        max_frames: 40_000,
-        seed: 7,
-        noise: true,
-        ..AutoplayConfig::default()
-    });
-    assert_same_as_rom(&rom, "autoplay level 19 noise", &lines);
-}
-
-#[test]
-fn autoplay_b_type_endings() {
-    let Some(rom) = rom_for_tests() else { return };
-    for (level, height, seed) in [(9u8, 0u8, 5u64), (5, 3, 6), (2, 1, 8)] {
-        let lines = autoplay(AutoplayConfig {
-            game_type: 1,
-            start_level: level,
-            height,
-            games: 1,
-            max_frames: 15_000,
-            seed,
-            ..AutoplayConfig::default()
-        });
-        assert_same_as_rom(&rom, &format!("autoplay B-type {level}/{height}"), &lines);
+fn every_generated_movie_has_a_test() {
+    let listed = listed_names();
+    for m in differential_suite() {
+        assert!(
+            listed.contains(&m.name.as_str()),
+            "{} is not in the list of tests",
+            m.name
+        );
     }
-}
-
-#[test]
-fn autoplay_with_soft_resets() {
-    let Some(rom) = rom_for_tests() else { return };
-    let mut lines = autoplay(AutoplayConfig {
-        start_level: 9,
-        games: 1,
-        max_frames: 12_000,
-        seed: 21,
-        ..AutoplayConfig::default()
-    });
-    for at in [3_000usize, 7_500] {
-        if let Some(line) = lines.get_mut(at) {
-            line.command = Command::SOFT_RESET;
-        }
+    for name in listed {
+        assert!(
+            movie(name).is_some(),
+            "{name} is listed but no movie has that name"
+        );
     }
-    assert_same_as_rom(&rom, "autoplay with soft resets", &lines);
 }

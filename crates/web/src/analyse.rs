@@ -3,7 +3,7 @@
 //! buttons of every frame, and the piece's path frame by frame (for the page's animation).
 
 use axum::Json;
-use playfield_ai::nes::search::{drop_speed, is_position_valid, step_piece};
+use playfield_ai::nes::search::{is_position_valid, step_piece};
 use playfield_ai::nes::{InputModel, PieceState, Player, Situation, Workspace};
 use playfield_nes::Buttons;
 use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY, TILE1};
@@ -196,11 +196,13 @@ pub fn analyse(request: &AnalyseRequest) -> Result<Analysis, ApiError> {
         level: request.level,
         lines: [0, 0],
         game_type: 0,
+        double_speed_level: None,
+        line_cap: None,
     };
     let next_orientation = next.map(|t| SPAWN_TABLE[usize::from(t)]);
     let mut ws = Workspace::new();
     let ranked = player.rank(&mut ws, &page, start, situation, next_orientation);
-    let gravity = drop_speed(request.level);
+    let gravity = situation.gravity();
     let placements = ranked
         .into_iter()
         .map(|d| {

@@ -219,6 +219,8 @@ fn analyse_view(page: &Page) {
                 level: 18,
                 lines: [0, 0],
                 game_type: 0,
+                double_speed_level: None,
+                line_cap: None,
             },
             Some(SPAWN_TABLE[6]),
         )

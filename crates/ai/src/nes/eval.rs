@@ -133,40 +133,4 @@ pub fn board_features(page: &[u8; 256]) -> Features {
     f
 }
 
-/// Locks a piece into the playfield page and clears completed rows, as
-/// `playState_lockTetrimino` and `playState_checkForCompletedRows` do (same 8-bit cell
-/// arithmetic, same four rows checked from two above the piece). Returns the rows cleared.
-pub fn lock_and_clear(page: &mut [u8; 256], x: u8, y: u8, orientation: u8) -> u8 {
-    let origin = y.wrapping_mul(10).wrapping_add(x);
-    for mino in &ORIENTATIONS[usize::from(orientation)] {
-        let cell = (mino.dy as u8)
-            .wrapping_mul(10)
-            .wrapping_add(origin)
-            .wrapping_add(mino.dx as u8);
-        page[usize::from(cell)] = mino.tile;
-    }
-    let top = y.wrapping_sub(2);
-    let top = if (top as i8) < 0 { 0 } else { top };
-    let mut cleared = 0;
-    for line_index in 0..4u8 {
-        let row = top.wrapping_add(line_index);
-        let start = row.wrapping_mul(10);
-        let complete = (0..10u8).all(|i| page[usize::from(start.wrapping_add(i))] != TILE_EMPTY);
-        if complete {
-            cleared += 1;
-            let mut src = start.wrapping_sub(1);
-            loop {
-                let dest = usize::from(src) + 10;
-                if dest < page.len() {
-                    page[dest] = page[usize::from(src)];
-                }
-                if src == 0 {
-                    break;
-                }
-                src -= 1;
-            }
-            page[..10].fill(TILE_EMPTY);
-        }
-    }
-    cleared
-}
+pub use playfield_nes::rules::lock_and_clear;

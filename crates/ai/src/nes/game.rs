@@ -43,6 +43,9 @@ pub struct GameConfig {
     pub max_lines: Option<u32>,
     /// Stop after this many frames from power-on.
     pub max_frames: Option<u64>,
+    /// The double-speed benchmark option (`playfield_nes::Modifiers`): from this level the piece
+    /// falls two rows a frame. `None`: the ROM.
+    pub double_speed_level: Option<u8>,
 }
 
 impl GameConfig {
@@ -57,6 +60,7 @@ impl GameConfig {
             seed,
             max_lines: None,
             max_frames: None,
+            double_speed_level: None,
         }
     }
 
@@ -130,6 +134,47 @@ pub struct GameResult {
     pub end: GameEnd,
     /// Every frame's buttons from power-on (the movie).
     pub input: Vec<Buttons>,
+    /// The score without the ROM's 999,999 cap (equal to `score` below it).
+    pub uncapped_score: u64,
+    /// Line clears by size: singles, doubles, triples, tetrises.
+    pub clears: [u32; 4],
+    /// After each line clear: (lines, uncapped score), for score-by-lines curves.
+    pub score_by_lines: Vec<(u32, u64)>,
+    /// Wall-clock time the player spent deciding, per piece, in microseconds (one thread).
+    pub decision_micros: Vec<u32>,
+}
+
+impl GameResult {
+    /// The uncapped score when the game first reached `lines` lines (`None` if it ended before).
+    #[must_use]
+    pub fn score_at_lines(&self, lines: u32) -> Option<u64> {
+        self.score_by_lines
+            .iter()
+            .find(|&&(l, _)| l >= lines)
+            .map(|&(_, s)| s)
+    }
+
+    /// Share of the cleared lines that came from tetrises.
+    #[must_use]
+    pub fn tetris_rate(&self) -> f64 {
+        let lines: u32 = self
+            .clears
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (i as u32 + 1) * n)
+            .sum();
+        if lines == 0 {
+            0.0
+        } else {
+            f64::from(4 * self.clears[3]) / f64::from(lines)
+        }
+    }
+
+    /// Lines cleared by singles, doubles and triples.
+    #[must_use]
+    pub fn burned_lines(&self) -> u32 {
+        self.clears[0] + 2 * self.clears[1] + 3 * self.clears[2]
+    }
 }
 
 /// Holds the menu targets and how far the menu driver got.
@@ -290,7 +335,14 @@ pub fn play_game(
     mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
 ) -> GameResult {
     let mut nes = Nes::power_on();
+    nes.set_modifiers(playfield_nes::Modifiers {
+        double_speed_level: config.double_speed_level,
+    });
     let mut ws = Workspace::new();
+    let mut clears = [0u32; 4];
+    let mut score_by_lines = Vec::new();
+    let mut decision_micros = Vec::new();
+    let mut piece_micros = 0u32;
     let mut menus = MenuDriver::new(config);
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
@@ -305,7 +357,7 @@ pub fn play_game(
         let buttons = if nes.game_mode != game_mode::PLAY {
             menus.buttons(&nes, prev)
         } else {
-            next_play_buttons(&nes, player, &mut ws, &mut plan)
+            next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
         };
         let events = nes.step(buttons);
         input.push(buttons);
@@ -341,6 +393,11 @@ pub fn play_game(
             }
             pieces += 1;
             plan = None;
+            decision_micros.push(std::mem::take(&mut piece_micros));
+        }
+        if events.cleared() > 0 {
+            clears[usize::from(events.cleared().min(4)) - 1] += 1;
+            score_by_lines.push((nes.lines(), nes.uncapped_score()));
         }
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
@@ -358,6 +415,10 @@ pub fn play_game(
         pieces,
         end,
         input,
+        uncapped_score: nes.uncapped_score(),
+        clears,
+        score_by_lines,
+        decision_micros,
     }
 }
 
@@ -365,20 +426,24 @@ pub fn play_game(
 /// re-plans once the preview is known, and otherwise follows the plan (nothing between pieces).
 fn next_play_buttons(
     nes: &Nes,
+    config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
     plan: &mut Option<PiecePlan>,
+    micros: &mut u32,
 ) -> Buttons {
-    next_play_buttons_gated(nes, player, ws, plan, || ())
+    next_play_buttons_gated(nes, config, player, ws, plan, micros, || ())
 }
 
 /// [`next_play_buttons`], calling `gate` just before a search and holding what it returns until
 /// the search ends.
 fn next_play_buttons_gated<G>(
     nes: &Nes,
+    config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
     plan: &mut Option<PiecePlan>,
+    micros: &mut u32,
     gate: impl FnOnce() -> G,
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
@@ -391,6 +456,8 @@ fn next_play_buttons_gated<G>(
         level: nes.player1.level_number,
         lines: nes.player1.lines,
         game_type: nes.game_type,
+        double_speed_level: config.double_speed_level,
+        line_cap: config.max_lines,
     };
     let reaction = player.input.reaction;
     let waiting = (nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
@@ -411,7 +478,11 @@ fn next_play_buttons_gated<G>(
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
         let next = informed.then_some(nes.next_piece);
-        match player.decide(ws, &nes.playfield, start, situation, next) {
+        let clock = std::time::Instant::now();
+        let decision = player.decide(ws, &nes.playfield, start, situation, next);
+        *micros =
+            micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+        match decision {
             Some(d) => {
                 p.inputs = d.inputs.into();
                 p.target = Some((d.placement.x, d.placement.y, d.placement.orientation));
@@ -433,6 +504,8 @@ fn next_play_buttons_gated<G>(
 /// [`play_game`] plays them, for callers that step the engine themselves (a live view that shows
 /// every frame, pauses, or changes speed).
 pub struct Pilot {
+    config: GameConfig,
+    decision_micros: u32,
     player: Player,
     ws: Workspace,
     menus: MenuDriver,
@@ -453,6 +526,8 @@ impl Pilot {
     #[must_use]
     pub fn new(config: &GameConfig, player: Player) -> Self {
         Pilot {
+            config: config.clone(),
+            decision_micros: 0,
             player,
             ws: Workspace::new(),
             menus: MenuDriver::new(config),
@@ -478,7 +553,15 @@ impl Pilot {
         let buttons = if nes.game_mode != game_mode::PLAY {
             self.menus.buttons(nes, self.prev)
         } else {
-            next_play_buttons_gated(nes, &self.player, &mut self.ws, &mut self.plan, gate)
+            next_play_buttons_gated(
+                nes,
+                &self.config,
+                &self.player,
+                &mut self.ws,
+                &mut self.plan,
+                &mut self.decision_micros,
+                gate,
+            )
         };
         self.prev = buttons;
         buttons

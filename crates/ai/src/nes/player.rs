@@ -1,12 +1,13 @@
 //! Players: an evaluator, a lookahead depth and an input model.
 
-use playfield_nes::Buttons;
 use playfield_nes::tables::SPAWN_ORIENTATION_FROM_ORIENTATION;
+use playfield_nes::{Buttons, rules};
 use serde::{Deserialize, Serialize};
 
 use super::eval::{Weights, board_features, lock_and_clear, lock_height};
 use super::input::InputModel;
-use super::search::{PieceState, Placement, Searcher, drop_speed, free_placements};
+use super::score::ScoreWeights;
+use super::search::{Gravity, PieceState, Placement, Searcher, drop_speed, free_placements};
 
 /// Added to the cost of a placement after which the preview piece has nowhere to lock (the game
 /// would end), so any survivable pair is preferred.
@@ -16,13 +17,23 @@ const TOP_OUT_COST: f64 = 1e9;
 /// (levels 0-8): with 8 or more frames per row a 30 Hz player has 4+ presses per row.
 const SLOW_GRAVITY: u8 = 8;
 
+/// How a player rates placements.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evaluator {
+    /// Birken's six features, minimised: survival.
+    Birken(Weights),
+    /// The score player's terms ([`ScoreWeights`]), maximised: tetrises in a right well.
+    Score(ScoreWeights),
+}
+
 /// A player's definition, as data (serde): evaluator weights, lookahead and input model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Player {
     /// Name shown in reports.
     pub name: String,
-    /// The evaluator's feature weights (minimised).
-    pub weights: Weights,
+    /// How placements are rated.
+    pub evaluator: Evaluator,
     /// Pieces searched: 1 = the current piece only, 2 = current × preview (exhaustive).
     pub lookahead: u8,
     /// How the player may press buttons.
@@ -38,6 +49,10 @@ pub struct Situation {
     pub lines: [u8; 2],
     /// `gameType` (0 = A-type; B-type counts lines down and never levels up).
     pub game_type: u8,
+    /// The benchmark's double-speed level (`playfield_nes::Modifiers`), if on.
+    pub double_speed_level: Option<u8>,
+    /// The benchmark's line cap, if any: the game ends there, so the player cashes in before.
+    pub line_cap: Option<u32>,
 }
 
 /// The move a player chose.
@@ -47,14 +62,15 @@ pub struct Decision {
     pub placement: Placement,
     /// The buttons for each frame from the decision's state to the lock frame.
     pub inputs: Vec<Buttons>,
-    /// The evaluator's cost of the choice (lower is better).
+    /// The evaluator's rating of the choice: Birken's cost (lower is better), or the score
+    /// player's value negated, so lower is better for both.
     pub cost: f64,
 }
 
 /// Search buffers a player reuses from piece to piece.
 #[derive(Debug, Default)]
 pub struct Workspace {
-    first: Searcher,
+    pub(crate) first: Searcher,
     second: Searcher,
 }
 
@@ -72,7 +88,7 @@ impl Player {
     pub fn birken(input: InputModel) -> Self {
         Player {
             name: "birken".to_owned(),
-            weights: Weights::BIRKEN,
+            evaluator: Evaluator::Birken(Weights::BIRKEN),
             lookahead: 2,
             input,
         }
@@ -89,14 +105,51 @@ impl Player {
         situation: Situation,
         next: Option<u8>,
     ) -> Option<Decision> {
+        match &self.evaluator {
+            Evaluator::Birken(weights) => {
+                self.decide_birken(weights, ws, page, start, situation, next)
+            }
+            Evaluator::Score(weights) => {
+                super::score_player::decide(self, weights, ws, page, start, situation, next)
+            }
+        }
+    }
+
+    /// The score player: the shipped weights, current piece searched frame by frame, the preview
+    /// (or, before it is seen, every possible preview weighted by the randomizer) by taps.
+    #[must_use]
+    pub fn score(input: InputModel) -> Self {
+        Self::score_with(ScoreWeights::shipped(), input)
+    }
+
+    /// The score player with other weights.
+    #[must_use]
+    pub fn score_with(weights: ScoreWeights, input: InputModel) -> Self {
+        Player {
+            name: "score".to_owned(),
+            evaluator: Evaluator::Score(weights),
+            lookahead: 2,
+            input,
+        }
+    }
+
+    fn decide_birken(
+        &self,
+        weights: &Weights,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        start: PieceState,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> Option<Decision> {
         let placements = ws
             .first
-            .search(page, start, situation.level, &self.input)
+            .search(page, start, situation.gravity(), &self.input)
             .to_vec();
         let next = if self.lookahead >= 2 { next } else { None };
         let mut best: Option<(f64, Placement)> = None;
         for p in &placements {
-            let cost = self.placement_cost(ws, page, p, situation, next);
+            let cost = self.placement_cost(weights, ws, page, p, situation, next);
             // Strictly lower: ties keep the earlier placement (breadth-first order), so the
             // choice is deterministic.
             if best.is_none_or(|(c, _)| cost < c) {
@@ -112,8 +165,9 @@ impl Player {
     }
 
     /// Every placement of the active piece with its cost and buttons, best first: the ranking
-    /// behind [`Player::decide`] (same costs; ties keep the search's order, so the first entry is
-    /// the placement `decide` chooses). Empty when the piece has nowhere to lock.
+    /// behind [`Player::decide`] for Birken's evaluator (same costs; ties keep the search's order,
+    /// so the first entry is the placement `decide` chooses). Empty when the piece has nowhere to
+    /// lock, and for the score player (its ranking is not exposed).
     pub fn rank(
         &self,
         ws: &mut Workspace,
@@ -122,14 +176,22 @@ impl Player {
         situation: Situation,
         next: Option<u8>,
     ) -> Vec<Decision> {
+        let Evaluator::Birken(weights) = &self.evaluator else {
+            return Vec::new();
+        };
         let placements = ws
             .first
-            .search(page, start, situation.level, &self.input)
+            .search(page, start, situation.gravity(), &self.input)
             .to_vec();
         let next = if self.lookahead >= 2 { next } else { None };
         let mut ranked: Vec<(f64, Placement)> = placements
             .iter()
-            .map(|p| (self.placement_cost(ws, page, p, situation, next), *p))
+            .map(|p| {
+                (
+                    self.placement_cost(weights, ws, page, p, situation, next),
+                    *p,
+                )
+            })
             .collect();
         // A stable sort keeps equal costs in search order, as `decide`'s strict comparison does.
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -147,6 +209,7 @@ impl Player {
     /// `next` is known).
     fn placement_cost(
         &self,
+        weights: &Weights,
         ws: &mut Workspace,
         page: &[u8; 256],
         p: &Placement,
@@ -155,13 +218,13 @@ impl Player {
     ) -> f64 {
         let mut board = *page;
         let lines = lock_and_clear(&mut board, p.x, p.y, p.orientation);
-        let base = self.weights.lines_cleared * f64::from(lines)
-            + self.weights.lock_height * lock_height(p.y, p.orientation);
+        let base = weights.lines_cleared * f64::from(lines)
+            + weights.lock_height * lock_height(p.y, p.orientation);
         match next {
-            None => base + self.weights.cost(&board_features(&board)),
+            None => base + weights.cost(&board_features(&board)),
             Some(next) => {
                 let after = situation.after_lines(lines);
-                base + self.best_second(ws, &board, next, p.autorepeat_x, after)
+                base + self.best_second(weights, ws, &board, next, p.autorepeat_x, after)
             }
         }
     }
@@ -170,6 +233,7 @@ impl Player {
     /// `autorepeatX` and nothing held (the AI releases every button after a lock).
     fn best_second(
         &self,
+        weights: &Weights,
         ws: &mut Workspace,
         board: &[u8; 256],
         next: u8,
@@ -184,9 +248,9 @@ impl Player {
         let mut score = |x: u8, y: u8, o: u8| {
             let mut b2 = *board;
             let lines = lock_and_clear(&mut b2, x, y, o);
-            let cost = self.weights.lines_cleared * f64::from(lines)
-                + self.weights.lock_height * lock_height(y, o)
-                + self.weights.cost(&board_features(&b2));
+            let cost = weights.lines_cleared * f64::from(lines)
+                + weights.lock_height * lock_height(y, o)
+                + weights.cost(&board_features(&b2));
             best = best.min(cost);
         };
         if drop_speed(situation.level) >= SLOW_GRAVITY {
@@ -198,12 +262,12 @@ impl Player {
             // The preview piece's search, for this first placement: the tap-only estimate.
             let start = PieceState::spawn(orientation, autorepeat_x);
             let model = self.input.lookahead_model();
-            for q in ws.second.search(board, start, situation.level, &model) {
+            for q in ws.second.search(board, start, situation.gravity(), &model) {
                 score(q.x, q.y, q.orientation);
             }
         }
         if best.is_infinite() {
-            TOP_OUT_COST + self.weights.cost(&board_features(board))
+            TOP_OUT_COST + weights.cost(&board_features(board))
         } else {
             best
         }
@@ -211,6 +275,29 @@ impl Player {
 }
 
 impl Situation {
+    /// An A-type situation at a level, with no benchmark options.
+    #[must_use]
+    pub fn a_type(level: u8, lines: [u8; 2]) -> Situation {
+        Situation {
+            level,
+            lines,
+            game_type: 0,
+            double_speed_level: None,
+            line_cap: None,
+        }
+    }
+
+    /// The gravity the piece falls with.
+    #[must_use]
+    pub fn gravity(&self) -> Gravity {
+        Gravity::at(
+            self.level,
+            playfield_nes::Modifiers {
+                double_speed_level: self.double_speed_level,
+            },
+        )
+    }
+
     /// The situation after clearing `cleared` lines (`incrementLines`' BCD count and its signed
     /// level test, so the lookahead sees the next piece's gravity).
     #[must_use]
@@ -220,21 +307,7 @@ impl Situation {
             return s;
         }
         for _ in 0..cleared {
-            s.lines[0] = s.lines[0].wrapping_add(1);
-            if s.lines[0] & 0x0F >= 0x0A {
-                s.lines[0] = s.lines[0].wrapping_add(6);
-                if s.lines[0] & 0xF0 >= 0xA0 {
-                    s.lines[0] &= 0x0F;
-                    s.lines[1] = s.lines[1].wrapping_add(1);
-                }
-            }
-            if s.lines[0] & 0x0F != 0 {
-                continue;
-            }
-            let tens = ((u16::from(s.lines[1]) << 8 | u16::from(s.lines[0])) >> 4) as u8;
-            if (s.level.wrapping_sub(tens) as i8) < 0 {
-                s.level = s.level.wrapping_add(1);
-            }
+            rules::increment_lines(&mut s.lines, &mut s.level);
         }
         s
     }

@@ -13,7 +13,7 @@
 //! timeline's phase. Breadth-first order means each placement comes with one of its shortest input
 //! sequences.
 
-use playfield_nes::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, ROTATION_TABLE, TILE_EMPTY};
+use playfield_nes::tables::ROTATION_TABLE;
 use playfield_nes::{Buttons, Nes};
 
 use super::input::InputModel;
@@ -116,41 +116,37 @@ impl PieceState {
     }
 }
 
-/// `dropSpeed` for a level (`@lookupDropSpeed`: level 29 and up drop every frame).
-#[must_use]
-pub fn drop_speed(level: u8) -> u8 {
-    if level >= 0x1D {
-        1
-    } else {
-        FRAMES_PER_DROP_NTSC[usize::from(level)]
+pub use playfield_nes::rules::{drop_speed, is_position_valid};
+
+/// How the piece falls: the level's `dropSpeed`, and whether the double-speed benchmark option
+/// (two rows a frame, see `playfield_nes::Modifiers`) is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gravity {
+    /// Frames per row (`@lookupDropSpeed`).
+    pub drop_speed: u8,
+    /// TetrisGYM's "kill screen ×2": the drop routine runs three times a frame.
+    pub double: bool,
+}
+
+impl Gravity {
+    /// The gravity at `level` under `modifiers`.
+    #[must_use]
+    pub fn at(level: u8, modifiers: playfield_nes::Modifiers) -> Gravity {
+        Gravity {
+            drop_speed: drop_speed(level),
+            double: modifiers.double_speed_level.is_some_and(|l| level >= l),
+        }
     }
 }
 
-/// `isPositionValid` on the playfield page, with the ROM's 8-bit arithmetic.
-#[inline]
-#[must_use]
-pub fn is_position_valid(page: &[u8; 256], x: u8, y: u8, orientation: u8) -> bool {
-    let Some(minos) = ORIENTATIONS.get(usize::from(orientation)) else {
-        return false;
-    };
-    let origin = y.wrapping_mul(10).wrapping_add(x);
-    for mino in minos {
-        let (row, carry) = (mino.dy as u8).overflowing_add(y);
-        if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
-            return false;
-        }
-        let cell = (mino.dy as u8)
-            .wrapping_mul(10)
-            .wrapping_add(origin)
-            .wrapping_add(mino.dx as u8);
-        if page[usize::from(cell)] < TILE_EMPTY {
-            return false;
-        }
-        if (mino.dx as u8).wrapping_add(x) >= 0x0A {
-            return false;
+impl From<u8> for Gravity {
+    /// The ROM's gravity at a level.
+    fn from(level: u8) -> Gravity {
+        Gravity {
+            drop_speed: drop_speed(level),
+            double: false,
         }
     }
-    true
 }
 
 /// What one frame did to the piece.
@@ -168,7 +164,7 @@ pub fn step_piece(
     page: &[u8; 256],
     s: &mut PieceState,
     buttons: u8,
-    drop_speed: u8,
+    gravity: Gravity,
 ) -> FrameResult {
     let newly = buttons & !s.held;
     let held = buttons;
@@ -226,7 +222,33 @@ pub fn step_piece(
         }
     }
 
-    // drop_tetrimino
+    if gravity.double {
+        // The routine runs on after a lock, as the option runs it (the soft-drop counter moves).
+        let mut locked = false;
+        for _ in 0..2 {
+            s.fall_timer = gravity.drop_speed;
+            locked |=
+                drop_tetrimino(page, s, newly, held, gravity.drop_speed) == FrameResult::Locked;
+        }
+        locked |= drop_tetrimino(page, s, newly, held, gravity.drop_speed) == FrameResult::Locked;
+        return if locked {
+            FrameResult::Locked
+        } else {
+            FrameResult::Active
+        };
+    }
+    drop_tetrimino(page, s, newly, held, gravity.drop_speed)
+}
+
+/// `drop_tetrimino`: the opening delay, soft drop and gravity.
+#[inline]
+fn drop_tetrimino(
+    page: &[u8; 256],
+    s: &mut PieceState,
+    newly: u8,
+    held: u8,
+    drop_speed: u8,
+) -> FrameResult {
     if (s.autorepeat_y as i8) < 0 {
         if newly & DOWN == 0 {
             s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
@@ -386,22 +408,23 @@ impl Searcher {
         Self::default()
     }
 
-    /// Every placement reachable from `start` under `model` at `level`, one per
+    /// Every placement reachable from `start` under `model` with `gravity` (a level, or
+    /// [`Gravity`]), one per
     /// (x, y, orientation), each with the earliest lock frame found. Placements where the piece
     /// would lock overlapping the stack (a top-out) are left out.
     pub fn search(
         &mut self,
         page: &[u8; 256],
         start: PieceState,
-        level: u8,
+        gravity: impl Into<Gravity>,
         model: &InputModel,
     ) -> &[Placement] {
+        let gravity = gravity.into();
         self.nodes.clear();
         self.visited.clear();
         self.locks.clear();
         self.placements.clear();
         self.frontier.clear();
-        let speed = drop_speed(level);
         let period = model.timeline.len().max(1) as u32;
         self.nodes.push(Node {
             state: start,
@@ -442,7 +465,7 @@ impl Searcher {
                         }
                         let buttons = dpad | rot;
                         let mut t = s;
-                        match step_piece(page, &mut t, buttons, speed) {
+                        match step_piece(page, &mut t, buttons, gravity) {
                             FrameResult::Locked => {
                                 if !is_position_valid(page, t.x, t.y, t.orientation) {
                                     continue;

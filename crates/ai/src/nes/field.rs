@@ -1,0 +1,248 @@
+//! The playfield as row bitboards, for planning several pieces ahead quickly.
+//!
+//! The game's own rules (`playfield_nes::rules`) work on the 256-byte playfield page; planning
+//! thousands of boards per piece wants bits. [`Field`] is a faster model of the same rules —
+//! collision, lock, row clear — and the property test in this module proves it equal to
+//! `rules::lock_and_clear` and `rules::is_position_valid` on random boards.
+
+use playfield_nes::tables::ORIENTATIONS;
+use playfield_nes::{Board, rules};
+
+/// The ten columns of a full row.
+pub const FULL_ROW: u16 = 0x3FF;
+
+/// The visible 10×20 field: bit `x` of `rows[y]` is column `x` of row `y`, row 0 at the top.
+/// Rows −2 and −1 above the field are always free (the ROM keeps them `tileEmpty`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Field {
+    /// One row per entry, top first.
+    pub rows: [u16; 20],
+}
+
+/// An orientation's minos as (column offset, row offset), from `orientationTable`.
+#[inline]
+fn minos(orientation: u8) -> [(i8, i8); 4] {
+    ORIENTATIONS[usize::from(orientation)].map(|m| (m.dx, m.dy))
+}
+
+impl Field {
+    /// The field of a playfield page (a cell is filled when its tile is below `tileEmpty`).
+    #[must_use]
+    pub fn from_page(page: &[u8; 256]) -> Field {
+        Field {
+            rows: Board::from_page(page).rows,
+        }
+    }
+
+    /// `isPositionValid` on the field: every mino in columns 0-9 and rows −2..19, on an empty
+    /// cell.
+    #[inline]
+    #[must_use]
+    pub fn fits(&self, orientation: u8, x: i8, y: i8) -> bool {
+        minos(orientation).iter().all(|&(dx, dy)| {
+            let (cx, cy) = (x + dx, y + dy);
+            (0..10).contains(&cx)
+                && (-2..20).contains(&cy)
+                && (cy < 0 || self.rows[cy as usize] >> cx & 1 == 0)
+        })
+    }
+
+    /// The row a piece dropped straight down from row `y` comes to rest at (it must fit at `y`).
+    #[inline]
+    #[must_use]
+    pub fn drop_row(&self, orientation: u8, x: i8, mut y: i8) -> i8 {
+        while self.fits(orientation, x, y + 1) {
+            y += 1;
+        }
+        y
+    }
+
+    /// Locks a piece and clears the full rows, as `playState_lockTetrimino` and
+    /// `playState_checkForCompletedRows` leave the page. Returns the rows cleared, or `None` when
+    /// a mino is above the field (the ROM would write it outside the visible page: a top-out
+    /// for planning).
+    #[inline]
+    pub fn lock(&mut self, orientation: u8, x: i8, y: i8) -> Option<u8> {
+        for (dx, dy) in minos(orientation) {
+            if y + dy < 0 {
+                return None;
+            }
+            self.rows[(y + dy) as usize] |= 1 << (x + dx);
+        }
+        // `playState_checkForCompletedRows` looks at the four rows from two above the piece's
+        // centre; each full one goes, the rows above moving down (checked rows below it are
+        // untouched, so removing them together is the same).
+        let top = i32::from(rules::first_row_checked(y as u8));
+        let mut clear = 0u32;
+        for r in top..(top + 4).min(20) {
+            if self.rows[r as usize] == FULL_ROW {
+                clear |= 1 << r;
+            }
+        }
+        if clear == 0 {
+            return Some(0);
+        }
+        let mut write = 20;
+        for read in (0..20).rev() {
+            if clear >> read & 1 != 0 {
+                continue;
+            }
+            write -= 1;
+            self.rows[write] = self.rows[read];
+        }
+        for r in &mut self.rows[..write] {
+            *r = 0;
+        }
+        Some(clear.count_ones() as u8)
+    }
+
+    /// Each column's height: 20 − the row of its top filled cell, 0 when empty.
+    #[must_use]
+    pub fn heights(&self) -> [u8; 10] {
+        let mut heights = [0u8; 10];
+        let mut seen = 0u16;
+        for (y, &row) in self.rows.iter().enumerate() {
+            let new = row & !seen;
+            if new != 0 {
+                let mut bits = new;
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as usize;
+                    heights[x] = (20 - y) as u8;
+                    bits &= bits - 1;
+                }
+                seen |= new;
+                if seen == FULL_ROW {
+                    break;
+                }
+            }
+        }
+        heights
+    }
+
+    /// Filled cells.
+    #[must_use]
+    pub fn cell_count(&self) -> u32 {
+        self.rows.iter().map(|r| r.count_ones()).sum()
+    }
+}
+
+/// The NES randomizer's probability that `next` follows `current` (piece indices T J Z O S L I),
+/// from `pickRandomTetrimino` with the RNG's low bits taken as uniform: the first roll
+/// `(rng + spawnCount) & 7` keeps a piece other than the last one; index 7 or a repeat rerolls
+/// once to `(rng & 7 + last orientation id) mod 7`, which may repeat.
+#[must_use]
+pub fn transition_probability(current: usize, next: usize) -> f64 {
+    use playfield_nes::tables::SPAWN_TABLE;
+    let last_id = SPAWN_TABLE[current];
+    let mut p = 0.0;
+    for first in 0..8u8 {
+        if first != 7 && SPAWN_TABLE[usize::from(first)] != last_id {
+            if usize::from(first) == next {
+                p += 1.0 / 8.0;
+            }
+            continue;
+        }
+        for roll in 0..8u8 {
+            if usize::from((roll + last_id) % 7) == next {
+                p += 1.0 / 64.0;
+            }
+        }
+    }
+    p
+}
+
+/// Checks the bitboard model against the game's rules on one board and placement.
+#[doc(hidden)]
+#[must_use]
+pub fn agrees_with_rules(page: &[u8; 256], orientation: u8, x: u8, y: u8) -> bool {
+    let field = Field::from_page(page);
+    let valid = rules::is_position_valid(page, x, y, orientation);
+    if field.fits(orientation, x as i8, y as i8) != valid {
+        return false;
+    }
+    if !valid || minos(orientation).iter().any(|&(_, dy)| (y as i8) + dy < 0) {
+        return true;
+    }
+    let mut after = *page;
+    let cleared = rules::lock_and_clear(&mut after, x, y, orientation);
+    let mut model = field;
+    model.lock(orientation, x as i8, y as i8) == Some(cleared) && model == Field::from_page(&after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playfield_nes::tables::TILE_EMPTY;
+    use proptest::prelude::*;
+
+    fn page_from(heights: &[u8], holes: &[u16]) -> [u8; 256] {
+        let mut page = [TILE_EMPTY; 256];
+        for (x, &h) in heights.iter().enumerate() {
+            for y in (20 - usize::from(h))..20 {
+                if holes[y] >> x & 1 == 0 {
+                    page[y * 10 + x] = 0x7B;
+                }
+            }
+        }
+        page
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// The bitboard model equals the game's rules: collision, lock and clear.
+        #[test]
+        fn field_equals_the_rules(
+            heights in prop::collection::vec(0u8..=20, 10),
+            holes in prop::collection::vec(prop_oneof![Just(0u16), 0u16..0x400], 20),
+            orientation in 0u8..19,
+            x in 0u8..10,
+            y in 0u8..20,
+        ) {
+            let page = page_from(&heights, &holes);
+            prop_assert!(agrees_with_rules(&page, orientation, x, y));
+            // And where the piece lands when dropped from the top.
+            let field = Field::from_page(&page);
+            if field.fits(orientation, x as i8, 0) {
+                let land = field.drop_row(orientation, x as i8, 0);
+                prop_assert!(agrees_with_rules(&page, orientation, x, land as u8));
+            }
+        }
+    }
+
+    #[test]
+    fn transition_probabilities_match_the_known_markov_chain() {
+        // In 32nds: a repeat is 1/32 (O and S: 2/32), one successor 6/32, the others 5/32.
+        for current in 0..7 {
+            let total: f64 = (0..7).map(|n| transition_probability(current, n)).sum();
+            assert!((total - 1.0).abs() < 1e-12);
+            let repeat = transition_probability(current, current) * 32.0;
+            let expected = if current == 3 || current == 4 {
+                2.0
+            } else {
+                1.0
+            };
+            assert!(
+                (repeat - expected).abs() < 1e-9,
+                "piece {current}: {repeat}"
+            );
+        }
+        // T → Z is the 6/32 successor of T.
+        assert!((transition_probability(0, 2) * 32.0 - 6.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_tetris_clears_four_rows() {
+        let mut field = Field::default();
+        for y in 16..20 {
+            field.rows[y] = FULL_ROW & !(1 << 9);
+        }
+        field.rows[15] = 0b1;
+        // Vertical I (orientation $11) in column 9, centre row 18: minos rows 16-19.
+        assert!(field.fits(0x11, 9, 18));
+        assert_eq!(field.drop_row(0x11, 9, 0), 18);
+        assert_eq!(field.lock(0x11, 9, 18), Some(4));
+        assert_eq!(field.rows[19], 0b1);
+        assert_eq!(field.cell_count(), 1);
+    }
+}

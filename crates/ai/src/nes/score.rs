@@ -1,0 +1,425 @@
+//! The score player's evaluator: stack for tetrises in a well on the right, keep the well and
+//! the left wall reachable under the current gravity and input timeline, and cash lines in
+//! when the game's end is near.
+//!
+//! What the strongest NES bots are known to value (REFERENCE.md, "Playing for score"): tetrises
+//! over burns, holes as the worst fault, a flat surface, no covered well, heights that depend on
+//! how far a piece can still travel. Danger here is measured, not guessed: a vertical I is tapped
+//! from spawn toward the well as fast as the input timeline allows against the level's gravity
+//! ([`super::reach`]); if it cannot get there, the well is lost.
+//!
+//! Weights are data ([`ScoreWeights`], JSON), tuned by `playfield nes tune`.
+
+use std::path::Path;
+
+use playfield_nes::rules;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::field::{FULL_ROW, Field};
+use super::input::InputModel;
+use super::reach;
+use super::search::Gravity;
+
+/// The column the player keeps open for tetrises (the rightmost).
+pub const WELL: usize = 9;
+
+/// Orientation ids of the I piece (`iVert`, `iHoriz`).
+const I_VERTICAL: u8 = 0x11;
+const I_HORIZONTAL: u8 = 0x12;
+
+/// The evaluator's weights. Each term is named for what it measures; positive weights reward,
+/// negative ones penalise. Loaded from JSON with every term required and no unknown term.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreWeights {
+    /// Per empty cell below a filled cell of its column.
+    pub holes: f64,
+    /// Per row that has a hole.
+    pub hole_rows: f64,
+    /// Per row of height difference between neighbouring columns 1-9 (the well excluded).
+    pub bumpiness: f64,
+    /// Per squared height difference between neighbouring columns 1-9.
+    pub bumpiness_squared: f64,
+    /// Per cell of a well deeper than two rows outside the tetris well (it needs an I).
+    pub deep_wells: f64,
+    /// Per filled cell in the well column.
+    pub well_cells: f64,
+    /// Per row of mean height of columns 1-9.
+    pub height: f64,
+    /// Per squared row of height above the safe height, summed over columns 1-9.
+    pub danger: f64,
+    /// When at least four rows wait for an I in the well.
+    pub tetris_ready: f64,
+    /// When a vertical I tapped from spawn cannot reach the well column.
+    pub well_unreachable: f64,
+    /// When a vertical I tapped from spawn cannot reach the left wall.
+    pub left_unreachable: f64,
+    /// Per line cleared by a single, double or triple.
+    pub burn: f64,
+    /// Per tetris.
+    pub tetris: f64,
+    /// Per 1,000 points scored.
+    pub points: f64,
+    /// Column height (rows) from which `danger` counts, below level 29.
+    pub safe_height: f64,
+    /// Column height from which `danger` counts at level 29 and above.
+    pub safe_height_fast: f64,
+    /// Column height from which `danger` counts at double speed (the benchmark option).
+    pub safe_height_double: f64,
+    /// Factor on `burn` at double speed, where the well can rarely be served: lines are taken
+    /// as they come.
+    pub double_speed_burn_factor: f64,
+    /// Factor on `burn` while the board has holes (digging them out needs burns).
+    pub dig_burn_factor: f64,
+    /// Lines before the line cap from which burns cost nothing (the game is ending).
+    pub endgame_lines: f64,
+}
+
+impl ScoreWeights {
+    /// The shipped weights. Hand-set from the terms' meaning, then tuned; see
+    /// `crates/ai/weights/score.json` for how they were made.
+    #[must_use]
+    pub fn shipped() -> ScoreWeights {
+        serde_json::from_str(include_str!("../../weights/score.json"))
+            .expect("the shipped weights parse (tested)")
+    }
+
+    /// Reads weights from a JSON file.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not JSON, or misses or adds a term.
+    pub fn load(path: &Path) -> Result<ScoreWeights, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|e| match e {
+            WeightsError::Parse { message, .. } => WeightsError::Parse {
+                path: path.display().to_string(),
+                message,
+            },
+            other => other,
+        })
+    }
+
+    /// Parses weights from JSON text.
+    ///
+    /// # Errors
+    /// When the text is not a JSON object with exactly the terms, each a finite number.
+    pub fn parse(text: &str) -> Result<ScoreWeights, WeightsError> {
+        let w: ScoreWeights = serde_json::from_str(text).map_err(|e| WeightsError::Parse {
+            path: "<text>".to_owned(),
+            message: e.to_string(),
+        })?;
+        if let Some((name, value)) = w.terms().into_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(WeightsError::NotFinite { term: name, value });
+        }
+        Ok(w)
+    }
+
+    /// The terms as (name, value), in declaration order (for tuning and reports).
+    #[must_use]
+    pub fn terms(&self) -> Vec<(&'static str, f64)> {
+        let v = serde_json::to_value(self).expect("weights serialise");
+        let map = v.as_object().expect("an object");
+        TERM_NAMES
+            .iter()
+            .map(|&n| (n, map[n].as_f64().expect("a number")))
+            .collect()
+    }
+
+    /// Weights from terms in [`TERM_NAMES`] order.
+    #[must_use]
+    pub fn from_terms(values: &[f64]) -> ScoreWeights {
+        let map: serde_json::Map<String, serde_json::Value> = TERM_NAMES
+            .iter()
+            .zip(values)
+            .map(|(&n, &v)| (n.to_owned(), serde_json::json!(v)))
+            .collect();
+        serde_json::from_value(serde_json::Value::Object(map)).expect("every term given")
+    }
+}
+
+/// The names of [`ScoreWeights`]' terms, in order.
+pub const TERM_NAMES: [&str; 20] = [
+    "holes",
+    "hole_rows",
+    "bumpiness",
+    "bumpiness_squared",
+    "deep_wells",
+    "well_cells",
+    "height",
+    "danger",
+    "tetris_ready",
+    "well_unreachable",
+    "left_unreachable",
+    "burn",
+    "tetris",
+    "points",
+    "safe_height",
+    "safe_height_fast",
+    "safe_height_double",
+    "double_speed_burn_factor",
+    "dig_burn_factor",
+    "endgame_lines",
+];
+
+/// A weights file that cannot be used.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The file cannot be read.
+    #[error("cannot read weights file {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// Not JSON, a term missing, an unknown term, or a value that is not a number.
+    #[error("bad weights in {path}: {message} (expected a JSON object with exactly the terms {terms})", terms = TERM_NAMES.join(", "))]
+    Parse {
+        /// The file.
+        path: String,
+        /// What the parser said, with line and column.
+        message: String,
+    },
+    /// A term is infinite or not a number.
+    #[error("bad weights: term {term} is {value}, expected a finite number")]
+    NotFinite {
+        /// The term.
+        term: &'static str,
+        /// Its value.
+        value: f64,
+    },
+}
+
+/// What the evaluator needs to know about the game at a board: gravity, the input model's
+/// press frames, and where the game stands (level for points, lines for the level-ups and the
+/// line cap).
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// `levelNumber`.
+    pub level: u8,
+    /// `lines`, BCD, low byte first.
+    pub lines: [u8; 2],
+    /// The line cap of the benchmark format, if any (the game ends there).
+    pub line_cap: Option<u32>,
+    /// The double-speed option's level, if on.
+    pub double_speed_level: Option<u8>,
+    /// The input model.
+    pub input: InputModel,
+}
+
+impl Context {
+    /// Gravity at this context's level.
+    #[must_use]
+    pub fn gravity(&self) -> Gravity {
+        Gravity::at(
+            self.level,
+            playfield_nes::Modifiers {
+                double_speed_level: self.double_speed_level,
+            },
+        )
+    }
+
+    /// Lines as a number.
+    #[must_use]
+    pub fn lines_decimal(&self) -> u32 {
+        playfield_nes::bcd(self.lines[1]) * 100 + playfield_nes::bcd(self.lines[0])
+    }
+
+    /// The context after `cleared` lines (`incrementLines`, level-ups included).
+    #[must_use]
+    pub fn after(&self, cleared: u8) -> Context {
+        let mut c = self.clone();
+        for _ in 0..cleared {
+            rules::increment_lines(&mut c.lines, &mut c.level);
+        }
+        c
+    }
+}
+
+impl ScoreWeights {
+    /// The reward for clearing `cleared` rows in `ctx` (before the clear): points, the tetris
+    /// bonus, the burn cost (less while digging, none at the end of a capped game).
+    #[must_use]
+    pub fn clear_reward(&self, cleared: u8, ctx: &Context, holes_before: bool) -> f64 {
+        if cleared == 0 {
+            return 0.0;
+        }
+        let after = ctx.after(cleared);
+        // The points use the level after the lines are counted, as `addLineClearPoints` does.
+        let points = f64::from(rules::line_clear_points(cleared, after.level)) / 1000.0;
+        let mut reward = self.points * points;
+        if cleared == 4 {
+            reward += self.tetris;
+        } else {
+            let endgame = ctx.line_cap.is_some_and(|cap| {
+                f64::from(cap.saturating_sub(ctx.lines_decimal())) <= self.endgame_lines
+            });
+            if !endgame {
+                let mut factor = if holes_before {
+                    self.dig_burn_factor
+                } else {
+                    1.0
+                };
+                if ctx.gravity().double {
+                    factor *= self.double_speed_burn_factor;
+                }
+                reward += self.burn * factor * f64::from(cleared);
+            }
+        }
+        reward
+    }
+
+    /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
+    /// frames ([`press_frames`]).
+    #[must_use]
+    pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
+        let heights = field.heights();
+        let mut holes = 0u32;
+        let mut hole_rows = 0u16;
+        // Holes: empty cells below each column's top.
+        let mut covered = 0u16;
+        for (y, &row) in field.rows.iter().enumerate() {
+            let empty_below = covered & !row;
+            if empty_below != 0 {
+                holes += empty_below.count_ones();
+                hole_rows |= 1 << y;
+            }
+            covered |= row;
+        }
+        let mut bumpiness = 0.0;
+        let mut bumpiness_squared = 0.0;
+        let mut deep_wells = 0.0;
+        let mut height_sum = 0.0;
+        let mut danger = 0.0;
+        let gravity = ctx.gravity();
+        let safe = if gravity.double {
+            self.safe_height_double
+        } else if ctx.level >= 29 {
+            self.safe_height_fast
+        } else {
+            self.safe_height
+        };
+        for x in 0..WELL {
+            let h = f64::from(heights[x]);
+            height_sum += h;
+            if h > safe {
+                danger += (h - safe) * (h - safe);
+            }
+            if x + 1 < WELL {
+                let d = f64::from(heights[x + 1]) - h;
+                bumpiness += d.abs();
+                bumpiness_squared += d * d;
+            }
+            let left = if x == 0 { 20 } else { heights[x - 1] };
+            let right = if x + 1 == WELL { 20 } else { heights[x + 1] };
+            let depth = i32::from(left.min(right)) - i32::from(heights[x]);
+            if depth > 2 {
+                deep_wells += f64::from(depth - 2);
+            }
+        }
+        let well_cells = f64::from(heights[WELL]);
+        // Rows waiting for an I: full but for the well, from the bottom up, well open above.
+        let mut ready = 0;
+        for row in field.rows.iter().rev() {
+            if *row == FULL_ROW & !(1 << WELL) {
+                ready += 1;
+            } else {
+                break;
+            }
+        }
+        let well_reachable = reach::reaches(
+            field,
+            I_HORIZONTAL,
+            I_VERTICAL,
+            WELL as i8,
+            gravity,
+            presses,
+        );
+        let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
+        self.holes * f64::from(holes)
+            + self.hole_rows * f64::from(hole_rows.count_ones())
+            + self.bumpiness * bumpiness
+            + self.bumpiness_squared * bumpiness_squared
+            + self.deep_wells * deep_wells
+            + self.well_cells * well_cells
+            + self.height * height_sum / WELL as f64
+            + self.danger * danger
+            + if ready >= 4 && heights[WELL] == 0 {
+                self.tetris_ready
+            } else {
+                0.0
+            }
+            + if well_reachable {
+                0.0
+            } else {
+                self.well_unreachable
+            }
+            + if left_reachable {
+                0.0
+            } else {
+                self.left_unreachable
+            }
+    }
+}
+
+/// Whether a field has a hole (for the dig phase).
+#[must_use]
+pub fn has_holes(field: &Field) -> bool {
+    let mut covered = 0u16;
+    for &row in &field.rows {
+        if covered & !row != 0 {
+            return true;
+        }
+        covered |= row;
+    }
+    false
+}
+
+/// The frames on which the input model may start presses, as [`reach`] uses them.
+#[must_use]
+pub fn press_frames(model: &InputModel) -> Vec<u32> {
+    reach::press_frames(model, 5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_weights_parse() {
+        let w = ScoreWeights::shipped();
+        assert_eq!(w.terms().len(), TERM_NAMES.len());
+        let values: Vec<f64> = w.terms().iter().map(|t| t.1).collect();
+        assert_eq!(ScoreWeights::from_terms(&values), w);
+    }
+
+    #[test]
+    fn bad_weights_say_what_is_wrong() {
+        let json = serde_json::to_string(&ScoreWeights::shipped()).unwrap();
+        let missing = json.replace("\"holes\":", "\"holez\":");
+        let e = ScoreWeights::parse(&missing).unwrap_err().to_string();
+        assert!(e.contains("holez"), "{e}");
+        let extra = json.replacen('{', "{\"extra\":1,", 1);
+        let e = ScoreWeights::parse(&extra).unwrap_err().to_string();
+        assert!(e.contains("unknown field"), "{e}");
+        assert!(ScoreWeights::parse("[1,2]").is_err());
+        assert!(ScoreWeights::parse("").is_err());
+    }
+
+    #[test]
+    fn a_tetris_is_worth_more_than_four_singles() {
+        let w = ScoreWeights::shipped();
+        let ctx = Context {
+            level: 18,
+            lines: [0, 0],
+            line_cap: None,
+            double_speed_level: None,
+            input: InputModel::new("X.", true, 18).unwrap(),
+        };
+        assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
+    }
+}

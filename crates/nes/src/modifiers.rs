@@ -1,0 +1,42 @@
+//! Options that depart from the ROM, for the community's benchmark formats. None is on by
+//! default, and each says what it changes; the game without them is the ROM's, frame for frame.
+
+/// The engine's departures from the ROM.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Modifiers {
+    /// From this level on the piece falls two rows a frame at level-29 gravity (TetrisGYM's
+    /// line-cap "kill screen ×2", which the BetaTetris benchmark starts at level 39). `None`: the
+    /// ROM's gravity.
+    pub double_speed_level: Option<u8>,
+}
+
+/// The score without the ROM's 999,999 cap: the same BCD additions on a copy of the score whose
+/// top byte carries into a count of millions instead of capping. Kept beside the RAM (which
+/// stays the ROM's), so a game can report both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct UncappedScore {
+    /// The low six digits, BCD, low byte first (as `score`).
+    pub low: [u8; 3],
+    /// Millions carried out of the top byte.
+    pub millions: u32,
+}
+
+impl UncappedScore {
+    /// The score the game would show with more digits.
+    #[must_use]
+    pub fn decimal(&self) -> u64 {
+        let low = crate::player::bcd(self.low[2]) * 10_000
+            + crate::player::bcd(self.low[1]) * 100
+            + crate::player::bcd(self.low[0]);
+        u64::from(self.millions) * 1_000_000 + u64::from(low)
+    }
+
+    /// An uncapped score equal to a RAM score.
+    #[must_use]
+    pub fn from_score(score: [u8; 3]) -> Self {
+        UncappedScore {
+            low: score,
+            millions: 0,
+        }
+    }
+}

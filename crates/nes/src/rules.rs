@@ -1,0 +1,274 @@
+//! The game's rules as plain functions on the playfield page and the BCD counters, with the
+//! ROM's 8-bit arithmetic. The engine runs them inside its routines (spread over frames as the
+//! ROM spreads them), and the AI's planning calls the same functions, so no rule is written twice.
+
+use crate::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
+
+/// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
+///
+/// `page` is the whole playfield page ($0400-$04FF): rows −2 and −1 wrap to its bytes 236-255,
+/// which stay `tileEmpty`, so they are free. An orientation id past the table is never valid.
+#[inline]
+#[must_use]
+pub fn is_position_valid(page: &[u8; 256], x: u8, y: u8, orientation: u8) -> bool {
+    let Some(minos) = ORIENTATIONS.get(usize::from(orientation)) else {
+        return false;
+    };
+    let origin = y.wrapping_mul(10).wrapping_add(x);
+    for mino in minos {
+        // `clc; adc tetriminoY; adc #$02`: the second add takes the first one's carry.
+        let (row, carry) = (mino.dy as u8).overflowing_add(y);
+        if row.wrapping_add(2).wrapping_add(u8::from(carry)) >= 0x16 {
+            return false;
+        }
+        let cell = (mino.dy as u8)
+            .wrapping_mul(10)
+            .wrapping_add(origin)
+            .wrapping_add(mino.dx as u8);
+        if page[usize::from(cell)] < TILE_EMPTY {
+            return false;
+        }
+        if (mino.dx as u8).wrapping_add(x) >= 0x0A {
+            return false;
+        }
+    }
+    true
+}
+
+/// `playState_lockTetrimino`'s copy of the piece's tiles into the page (same 8-bit cell index).
+/// An orientation id past the table writes nothing.
+#[inline]
+pub fn lock_tetrimino(page: &mut [u8; 256], x: u8, y: u8, orientation: u8) {
+    let Some(minos) = ORIENTATIONS.get(usize::from(orientation)) else {
+        return;
+    };
+    let origin = y.wrapping_mul(10).wrapping_add(x);
+    for mino in minos {
+        let cell = (mino.dy as u8)
+            .wrapping_mul(10)
+            .wrapping_add(origin)
+            .wrapping_add(mino.dx as u8);
+        page[usize::from(cell)] = mino.tile;
+    }
+}
+
+/// The first row `playState_checkForCompletedRows` looks at for a piece locked at row `y`: two
+/// rows above it, or row 0 (the test is signed). It then checks four rows from there.
+#[inline]
+#[must_use]
+pub const fn first_row_checked(y: u8) -> u8 {
+    let top = y.wrapping_sub(2);
+    if (top as i8) < 0 { 0 } else { top }
+}
+
+/// One row of `playState_checkForCompletedRows`: when `row` is full, `@movePlayfieldDownOneRow`
+/// moves every cell above it ten cells down and row 0 is emptied. Returns whether it was full.
+///
+/// The copy index wraps at 8 bits, so a full row 0 shifts the whole page (the ROM then writes
+/// into page 5, which is not modelled).
+#[inline]
+pub fn clear_row_if_complete(page: &mut [u8; 256], row: u8) -> bool {
+    let start = row.wrapping_mul(10);
+    let complete = (0..10u8).all(|i| page[usize::from(start.wrapping_add(i))] != TILE_EMPTY);
+    if !complete {
+        return false;
+    }
+    // The copy loop starts at cell start − 1 with an 8-bit index, so row 0 starts at 255.
+    let end = if start == 0 { 256 } else { usize::from(start) };
+    page.copy_within(0..end.min(256 - 10), 10);
+    page[..10].fill(TILE_EMPTY);
+    true
+}
+
+/// Locks a piece and clears its completed rows at once, as `playState_lockTetrimino` followed by
+/// the four frames of `playState_checkForCompletedRows` leave the page. Returns the rows cleared.
+/// For planning: the engine runs the same two rules a frame at a time.
+pub fn lock_and_clear(page: &mut [u8; 256], x: u8, y: u8, orientation: u8) -> u8 {
+    lock_tetrimino(page, x, y, orientation);
+    let top = first_row_checked(y);
+    let mut cleared = 0;
+    for line_index in 0..4u8 {
+        if clear_row_if_complete(page, top.wrapping_add(line_index)) {
+            cleared += 1;
+        }
+    }
+    cleared
+}
+
+/// `incrementLines`: one line added to the BCD count (low byte first), and the level check on
+/// every tenth line. Returns whether the level went up.
+///
+/// The level rises when it is below lines / 10 compared signed (`bpl`): this is why a start at
+/// level 18 first rises at 130 lines, and why levels wrap past 255.
+#[inline]
+pub fn increment_lines(lines: &mut [u8; 2], level: &mut u8) -> bool {
+    lines[0] = lines[0].wrapping_add(1);
+    if lines[0] & 0x0F >= 0x0A {
+        lines[0] = lines[0].wrapping_add(6);
+        if lines[0] & 0xF0 >= 0xA0 {
+            lines[0] &= 0x0F;
+            lines[1] = lines[1].wrapping_add(1);
+        }
+    }
+    if lines[0] & 0x0F != 0 {
+        return false;
+    }
+    let tens = ((u16::from(lines[1]) << 8 | u16::from(lines[0])) >> 4) as u8;
+    if (level.wrapping_sub(tens) as i8) < 0 {
+        *level = level.wrapping_add(1);
+        return true;
+    }
+    false
+}
+
+/// `@lookupDropSpeed` for NTSC: frames per row, 1 from level 29 on.
+#[inline]
+#[must_use]
+pub fn drop_speed(level: u8) -> u8 {
+    if level >= 0x1D {
+        1
+    } else {
+        FRAMES_PER_DROP_NTSC[usize::from(level)]
+    }
+}
+
+/// `addHoldDownPoints`: adds rows soft-dropped − 1 (`holdDownPoints` ≥ 2) to the BCD score
+/// (low byte first) with the ROM's flawed addition: when the low byte's tens digit overflows,
+/// its units digit is lost. Returns whether it added anything.
+#[inline]
+pub fn add_hold_down_points(score: &mut [u8; 3], hold_down_points: u8) -> bool {
+    if (hold_down_points.wrapping_sub(2) as i8) < 0 {
+        return false;
+    }
+    score[0] = score[0].wrapping_sub(1);
+    score[0] = hold_down_points.wrapping_add(score[0]);
+    if score[0] & 0x0F >= 0x0A {
+        score[0] = score[0].wrapping_add(6);
+    }
+    if score[0] & 0xF0 >= 0xA0 {
+        score[0] = (score[0] & 0xF0).wrapping_add(0x60);
+        score[1] = score[1].wrapping_add(1);
+    }
+    true
+}
+
+/// `addLineClearPoints`' loop: `pointsTable[completed]` added `level + 1` times (8-bit count, so
+/// level 255 adds it 256 times) to the BCD score, low byte first.
+///
+/// `millions` `None` is the ROM: when the top byte overflows, the score becomes 999,999.
+/// `Some` is the score without the cap (not the ROM): the overflow is carried into the count of
+/// millions instead.
+#[inline]
+pub fn add_line_clear_points(
+    score: &mut [u8; 3],
+    completed: u8,
+    level: u8,
+    mut millions: Option<&mut u32>,
+) {
+    let points = POINTS_TABLE[usize::from(completed).min(4)];
+    let (lo, hi) = (points as u8, (points >> 8) as u8);
+    let mut count = level.wrapping_add(1);
+    loop {
+        score[0] = score[0].wrapping_add(lo);
+        if score[0] >= 0xA0 {
+            score[0] = score[0].wrapping_add(0x60);
+            score[1] = score[1].wrapping_add(1);
+        }
+        score[1] = score[1].wrapping_add(hi);
+        if score[1] & 0x0F >= 0x0A {
+            score[1] = score[1].wrapping_add(6);
+        }
+        if score[1] & 0xF0 >= 0xA0 {
+            score[1] = score[1].wrapping_add(0x60);
+            score[2] = score[2].wrapping_add(1);
+        }
+        if score[2] & 0x0F >= 0x0A {
+            score[2] = score[2].wrapping_add(6);
+        }
+        if score[2] & 0xF0 >= 0xA0 {
+            match millions.as_deref_mut() {
+                None => *score = [0x99; 3],
+                Some(m) => {
+                    score[2] = score[2].wrapping_add(0x60);
+                    *m += 1;
+                }
+            }
+        }
+        count = count.wrapping_sub(1);
+        if count == 0 {
+            break;
+        }
+    }
+}
+
+/// The points a clear of `completed` rows adds at `level` without the 999,999 cap:
+/// `pointsTable[completed]` × (level + 1), as `addLineClearPoints` adds it `level + 1` times
+/// (the level counter is 8-bit, so level 255 adds it 256 times).
+#[inline]
+#[must_use]
+pub fn line_clear_points(completed: u8, level: u8) -> u32 {
+    let bcd = POINTS_TABLE[usize::from(completed).min(4)];
+    let points = u32::from(bcd >> 12) * 1000
+        + u32::from(bcd >> 8 & 0xF) * 100
+        + u32::from(bcd >> 4 & 0xF) * 10
+        + u32::from(bcd & 0xF);
+    points * (u32::from(level) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_at_18_first_levels_up_at_130_lines() {
+        let mut lines = [0u8; 2];
+        let mut level = 18u8;
+        let mut ups = Vec::new();
+        for n in 1..=200u32 {
+            if increment_lines(&mut lines, &mut level) {
+                ups.push(n);
+            }
+        }
+        assert_eq!(ups, vec![130, 140, 150, 160, 170, 180, 190, 200]);
+        assert_eq!(lines, [0x00, 0x02]);
+    }
+
+    #[test]
+    fn a_tetris_at_level_18_is_22800_points() {
+        assert_eq!(line_clear_points(4, 18), 22_800);
+        assert_eq!(line_clear_points(1, 0), 40);
+        assert_eq!(line_clear_points(0, 9), 0);
+        assert_eq!(line_clear_points(4, 255), 1200 * 256);
+    }
+
+    #[test]
+    fn the_uncapped_score_carries_into_millions_where_the_rom_caps() {
+        let mut rom = [0x00, 0x80, 0x99]; // 998,000
+        let mut wide = rom;
+        let mut millions = 0;
+        add_line_clear_points(&mut rom, 4, 18, None);
+        add_line_clear_points(&mut wide, 4, 18, Some(&mut millions));
+        assert_eq!(rom, [0x99; 3]);
+        assert_eq!((millions, wide), (1, [0x00, 0x08, 0x02])); // 1,020,800
+    }
+
+    #[test]
+    fn push_down_points_lose_the_units_digit_on_a_tens_overflow() {
+        let mut score = [0x98, 0x00, 0x00];
+        assert!(add_hold_down_points(&mut score, 5));
+        assert_eq!(score, [0x00, 0x01, 0x00]); // 98 + 4 shows as 100, the 2 is lost
+        assert!(!add_hold_down_points(&mut score, 1));
+    }
+
+    #[test]
+    fn a_full_bottom_row_is_cleared_and_the_rest_moves_down() {
+        let mut page = [TILE_EMPTY; 256];
+        page[190..200].fill(0x7B);
+        page[185] = 0x7C;
+        assert!(clear_row_if_complete(&mut page, 19));
+        assert_eq!(page[195], 0x7C);
+        assert!(page[..195].iter().all(|&c| c == TILE_EMPTY));
+        assert!(page[196..].iter().all(|&c| c == TILE_EMPTY));
+        assert!(!clear_row_if_complete(&mut page, 19));
+    }
+}

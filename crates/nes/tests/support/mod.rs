@@ -1,0 +1,4 @@
+//! Code shared by test binaries (and by `playfield-rom`'s claims tests, which include it).
+
+pub mod claims;
+pub mod facts;

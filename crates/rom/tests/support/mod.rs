@@ -1,0 +1,3 @@
+//! Code shared by several test binaries of this crate.
+
+pub mod suite;
