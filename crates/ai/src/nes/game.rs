@@ -526,7 +526,7 @@ impl Pilot {
     #[must_use]
     pub fn new(config: &GameConfig, player: Player) -> Self {
         Pilot {
-            config: config.clone(),
+            config: *config,
             decision_micros: 0,
             player,
             ws: Workspace::new(),
