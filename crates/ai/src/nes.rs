@@ -18,7 +18,7 @@ mod score_player;
 pub mod search;
 
 pub use eval::{Features, Weights};
-pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, play_game};
+pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, play_game};
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Situation, Workspace};
 pub use score::ScoreWeights;

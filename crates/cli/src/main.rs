@@ -32,6 +32,19 @@ enum Command {
     /// Minijong, a tiny Mahjong solitaire: play, solve, statistics.
     #[command(subcommand)]
     Minijong(minijong::Command),
+    /// Serve the web page: watch, replay, analyse and play in the browser.
+    Serve(ServeArgs),
+}
+
+/// Arguments of `serve`.
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    /// Port to listen on (0 = any free port).
+    #[arg(long, value_name = "P", default_value_t = 8080)]
+    port: u16,
+    /// Address to bind (the page has no authentication: keep 127.0.0.1 unless you mean it).
+    #[arg(long, value_name = "H", default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
 }
 
 fn main() -> ExitCode {
@@ -40,6 +53,11 @@ fn main() -> ExitCode {
         Some(Command::Nes(cmd)) => nes::run(cmd),
         Some(Command::Standard(cmd)) => standard::run(cmd),
         Some(Command::Minijong(cmd)) => minijong::run(cmd),
+        Some(Command::Serve(args)) => playfield_web::serve(&playfield_web::ServeConfig {
+            host: args.host,
+            port: args.port,
+        })
+        .map_err(anyhow::Error::from),
         None => nes::run_default(),
     };
     match result {

@@ -474,6 +474,20 @@ fn next_play_buttons(
     plan: &mut Option<PiecePlan>,
     micros: &mut u32,
 ) -> Buttons {
+    next_play_buttons_gated(nes, config, player, ws, plan, micros, || ())
+}
+
+/// [`next_play_buttons`], calling `gate` just before a search and holding what it returns until
+/// the search ends.
+fn next_play_buttons_gated<G>(
+    nes: &Nes,
+    config: &GameConfig,
+    player: &Player,
+    ws: &mut Workspace,
+    plan: &mut Option<PiecePlan>,
+    micros: &mut u32,
+    gate: impl FnOnce() -> G,
+) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
     let controllable = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
@@ -502,6 +516,7 @@ fn next_play_buttons(
         !waiting
     };
     if replan {
+        let _permit = gate();
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
         let next = informed.then_some(nes.next_piece);
@@ -525,4 +540,78 @@ fn next_play_buttons(
     }
     p.frame += 1;
     p.inputs.pop_front().unwrap_or(Buttons::NONE)
+}
+
+/// A player at the gamepad one frame at a time: the menus, then the pieces, exactly as
+/// [`play_game`] plays them, for callers that step the engine themselves (a live view that shows
+/// every frame, pauses, or changes speed).
+pub struct Pilot {
+    config: GameConfig,
+    decision_micros: u32,
+    player: Player,
+    ws: Workspace,
+    menus: MenuDriver,
+    plan: Option<PiecePlan>,
+    prev: Buttons,
+}
+
+impl std::fmt::Debug for Pilot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pilot")
+            .field("player", &self.player.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pilot {
+    /// A pilot for a game from power-on with `config`'s menu choices.
+    #[must_use]
+    pub fn new(config: &GameConfig, player: Player) -> Self {
+        Pilot {
+            config: *config,
+            decision_micros: 0,
+            player,
+            ws: Workspace::new(),
+            menus: MenuDriver::new(config),
+            plan: None,
+            prev: Buttons::NONE,
+        }
+    }
+
+    /// The buttons for the next frame of `nes` (the state after the previous frame this pilot
+    /// chose). Plans a piece when it comes under control, which may take a search.
+    pub fn buttons(&mut self, nes: &Nes) -> Buttons {
+        self.buttons_gated(nes, || ())
+    }
+
+    /// [`Pilot::buttons`], calling `gate` just before a search and holding what it returns while
+    /// the search runs: a server playing many games passes a semaphore's permit, so only as many
+    /// searches run at once as there are cores and the other games keep their frames flowing.
+    pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
+        if self.plan.is_some() && nes.player1.play_state != play_state::ACTIVE {
+            // The planned piece locked on the last frame.
+            self.plan = None;
+        }
+        let buttons = if nes.game_mode != game_mode::PLAY {
+            self.menus.buttons(nes, self.prev)
+        } else {
+            next_play_buttons_gated(
+                nes,
+                &self.config,
+                &self.player,
+                &mut self.ws,
+                &mut self.plan,
+                &mut self.decision_micros,
+                gate,
+            )
+        };
+        self.prev = buttons;
+        buttons
+    }
+
+    /// Where the current plan locks the piece: (`tetriminoX`, `tetriminoY`, orientation id).
+    #[must_use]
+    pub fn target(&self) -> Option<(u8, u8, u8)> {
+        self.plan.as_ref().and_then(|p| p.target)
+    }
 }

@@ -149,17 +149,7 @@ impl Player {
         let next = if self.lookahead >= 2 { next } else { None };
         let mut best: Option<(f64, Placement)> = None;
         for p in &placements {
-            let mut board = *page;
-            let lines = lock_and_clear(&mut board, p.x, p.y, p.orientation);
-            let base = weights.lines_cleared * f64::from(lines)
-                + weights.lock_height * lock_height(p.y, p.orientation);
-            let cost = match next {
-                None => base + weights.cost(&board_features(&board)),
-                Some(next) => {
-                    let after = situation.after_lines(lines);
-                    base + self.best_second(weights, ws, &board, next, p.autorepeat_x, after)
-                }
-            };
+            let cost = self.placement_cost(weights, ws, page, p, situation, next);
             // Strictly lower: ties keep the earlier placement (breadth-first order), so the
             // choice is deterministic.
             if best.is_none_or(|(c, _)| cost < c) {
@@ -172,6 +162,71 @@ impl Player {
             inputs: ws.first.inputs(&placement),
             cost,
         })
+    }
+
+    /// Every placement of the active piece with its cost and buttons, best first: the ranking
+    /// behind [`Player::decide`] for Birken's evaluator (same costs; ties keep the search's order,
+    /// so the first entry is the placement `decide` chooses). Empty when the piece has nowhere to
+    /// lock, and for the score player (its ranking is not exposed).
+    pub fn rank(
+        &self,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        start: PieceState,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> Vec<Decision> {
+        let Evaluator::Birken(weights) = &self.evaluator else {
+            return Vec::new();
+        };
+        let placements = ws
+            .first
+            .search(page, start, situation.gravity(), &self.input)
+            .to_vec();
+        let next = if self.lookahead >= 2 { next } else { None };
+        let mut ranked: Vec<(f64, Placement)> = placements
+            .iter()
+            .map(|p| {
+                (
+                    self.placement_cost(weights, ws, page, p, situation, next),
+                    *p,
+                )
+            })
+            .collect();
+        // A stable sort keeps equal costs in search order, as `decide`'s strict comparison does.
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ranked
+            .into_iter()
+            .map(|(cost, placement)| Decision {
+                placement,
+                inputs: ws.first.inputs(&placement),
+                cost,
+            })
+            .collect()
+    }
+
+    /// The evaluator's cost of locking at `p` on `page` (with the preview piece's best reply when
+    /// `next` is known).
+    fn placement_cost(
+        &self,
+        weights: &Weights,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        p: &Placement,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> f64 {
+        let mut board = *page;
+        let lines = lock_and_clear(&mut board, p.x, p.y, p.orientation);
+        let base = weights.lines_cleared * f64::from(lines)
+            + weights.lock_height * lock_height(p.y, p.orientation);
+        match next {
+            None => base + weights.cost(&board_features(&board)),
+            Some(next) => {
+                let after = situation.after_lines(lines);
+                base + self.best_second(weights, ws, &board, next, p.autorepeat_x, after)
+            }
+        }
     }
 
     /// The lowest cost of the preview piece's placements on `board`, spawned with the carried

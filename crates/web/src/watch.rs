@@ -1,0 +1,290 @@
+//! Watch: the NES AI plays a game live; every shown frame goes to the page over a WebSocket.
+//!
+//! Each connection owns one game, stepped on a blocking thread (a search for a piece takes tens
+//! of milliseconds) at the chosen speed. Frames travel through a small bounded channel: a slow
+//! page gets fewer frames, never a growing queue. When the connection closes, the channel closes,
+//! and the game's thread ends and frees the game.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, WebSocket};
+use axum::extract::{Query, State, WebSocketUpgrade};
+use axum::response::Response;
+use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
+use playfield_nes::{Events, Nes, game_mode};
+use serde::Deserialize;
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::nes_frame::NesFrame;
+use crate::{ApiError, AppState, Counters, LiveGame};
+
+/// NTSC NES frames per second (the PPU's 60.0988 Hz).
+pub const NTSC_FPS: f64 = 60.0988;
+
+/// Frames the menus may take before the first piece (they take well under 5,000 even with the
+/// longest seeded wait); the view skips them.
+const MENU_FRAMES_MAX: u64 = 20_000;
+
+/// What the page asks for (the WebSocket URL's query).
+#[derive(Clone, Debug, Deserialize)]
+pub struct WatchQuery {
+    /// Start level 0-19.
+    pub level: Option<u8>,
+    /// Seed (picks the menu wait, hence the pieces).
+    pub seed: Option<u64>,
+    /// `birken` (two-piece lookahead) or `birken-1` (current piece only).
+    pub player: Option<String>,
+    /// Input timeline: `X`, `X.`, `X..`, ...
+    pub input: Option<String>,
+    /// DAS allowed (`true`/`false`).
+    pub das: Option<bool>,
+    /// Frames before the preview is known.
+    pub reaction: Option<u32>,
+    /// Initial speed (multiple of real time).
+    pub speed: Option<f64>,
+}
+
+/// A checked watch request.
+#[derive(Clone, Debug)]
+pub struct WatchSettings {
+    /// The game.
+    pub config: GameConfig,
+    /// The player.
+    pub player: Player,
+    /// Initial speed.
+    pub speed: f64,
+}
+
+/// The speeds the page may ask for.
+const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0 / 64.0..=1024.0;
+
+impl WatchQuery {
+    /// Checks the request; the error says which setting is wrong.
+    ///
+    /// # Errors
+    /// A 400 for a level, player, input model or speed out of range.
+    pub fn settings(&self) -> Result<WatchSettings, ApiError> {
+        let config = GameConfig::a_type(self.level.unwrap_or(18), self.seed.unwrap_or(1));
+        config
+            .validate()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let model = InputModel::new(
+            self.input.as_deref().unwrap_or("X."),
+            self.das.unwrap_or(true),
+            self.reaction.unwrap_or(18),
+        )
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let mut player = Player::birken(model);
+        match self.player.as_deref().unwrap_or("birken") {
+            "birken" => {}
+            "birken-1" => {
+                player.lookahead = 1;
+                player.name = "birken-1".to_owned();
+            }
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown player {other:?}: expected birken or birken-1"
+                )));
+            }
+        }
+        let speed = self.speed.unwrap_or(1.0);
+        if !SPEED_RANGE.contains(&speed) {
+            return Err(ApiError::bad_request(format!(
+                "speed {speed} is out of range: 1/64 to 1024"
+            )));
+        }
+        Ok(WatchSettings {
+            config,
+            player,
+            speed,
+        })
+    }
+}
+
+/// A message from the page.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// Set the speed (multiple of real time).
+    Speed(f64),
+    /// Pause or resume.
+    Pause(bool),
+    /// While paused: run this many frames.
+    Step(u32),
+}
+
+/// `GET /ws/watch?level=..&seed=..&player=..&input=..&das=..&reaction=..&speed=..`.
+///
+/// # Errors
+/// A 400 with the reason when a setting is wrong (before the upgrade).
+pub async fn websocket(
+    State(state): State<AppState>,
+    Query(query): Query<WatchQuery>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let settings = query.settings()?;
+    state.counters.admit()?;
+    Ok(ws.on_upgrade(move |socket| {
+        session(
+            socket,
+            settings,
+            state.counters.clone(),
+            state.searches.clone(),
+        )
+    }))
+}
+
+/// Runs one connection: the game on a blocking thread, frames out, controls in.
+async fn session(
+    mut socket: WebSocket,
+    settings: WatchSettings,
+    counters: Arc<Counters>,
+    searches: Arc<Semaphore>,
+) {
+    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(2);
+    let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
+    let live = LiveGame::start(counters, |c| &c.watch_games);
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || {
+        let _live = live;
+        // Each search waits its turn for one of the server's search permits (one per core); a
+        // game whose page has gone stops waiting, so it ends without queueing behind the others.
+        let page = frames_tx.clone();
+        let permit = || {
+            runtime.block_on(async {
+                tokio::select! {
+                    permit = searches.clone().acquire_owned() => permit.ok(),
+                    () = page.closed() => None,
+                }
+            })
+        };
+        play(settings, &frames_tx, control_rx, permit);
+    });
+    loop {
+        tokio::select! {
+            frame = frames_rx.recv() => {
+                let Some(frame) = frame else { break };
+                if socket.send(Message::Text(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+            message = socket.recv() => {
+                match message {
+                    Some(Ok(Message::Text(text))) => {
+                        match serde_json::from_str::<Control>(&text) {
+                            Ok(c) => { let _ = control_tx.send(c); }
+                            Err(e) => {
+                                let error = serde_json::json!({ "error": format!("bad control message: {e}") });
+                                if socket.send(Message::Text(error.to_string().into())).await.is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(_)) => {}
+                }
+            }
+        }
+    }
+    // Dropping the receiver makes the game thread's next send fail: it ends and frees the game.
+}
+
+/// Plays the game, sending frames, until the page goes away.
+fn play<P>(
+    settings: WatchSettings,
+    frames: &mpsc::Sender<String>,
+    mut controls: mpsc::UnboundedReceiver<Control>,
+    permit: impl Fn() -> P,
+) {
+    let mut nes = Nes::power_on();
+    let mut pilot = Pilot::new(&settings.config, settings.player.clone());
+    // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
+    while nes.game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
+        let buttons = pilot.buttons(&nes);
+        nes.step(buttons);
+    }
+    let mut speed = settings.speed;
+    let mut paused = false;
+    let mut steps = 0u64;
+    let mut finished: Option<String> = None;
+    let mut anchor = (Instant::now(), nes.frame());
+    let mut last_sent: Option<(u64, bool, Option<String>)> = None;
+    loop {
+        loop {
+            match controls.try_recv() {
+                Ok(Control::Speed(x)) if SPEED_RANGE.contains(&x) => speed = x,
+                Ok(Control::Speed(_)) => {}
+                Ok(Control::Pause(p)) => paused = p,
+                Ok(Control::Step(n)) => steps += u64::from(n.min(10_000)),
+                Err(mpsc::error::TryRecvError::Empty) => break,
+                Err(mpsc::error::TryRecvError::Disconnected) => return,
+            }
+            anchor = (Instant::now(), nes.frame());
+        }
+        let started = Instant::now();
+        if finished.is_none() {
+            let due = if paused {
+                nes.frame() + std::mem::take(&mut steps)
+            } else {
+                anchor.1 + (anchor.0.elapsed().as_secs_f64() * NTSC_FPS * speed) as u64
+            };
+            // At most ~15 ms of stepping between two frames sent: the page stays live at any
+            // speed, and a busy machine runs slower instead of queueing.
+            while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
+                let buttons = pilot.buttons_gated(&nes, &permit);
+                let events = nes.step(buttons);
+                if events.has(Events::TOP_OUT) {
+                    finished = Some("game over".to_owned());
+                    break;
+                }
+                if let Some(why) = nes.unsupported() {
+                    finished = Some(format!("engine stopped: {why}"));
+                    break;
+                }
+            }
+            if nes.frame() < due && !paused {
+                // Fell behind: drop the debt rather than racing to repay it.
+                anchor = (Instant::now(), nes.frame());
+            }
+        }
+        let key = (nes.frame(), paused, finished.clone());
+        if last_sent.as_ref() != Some(&key) {
+            let frame = NesFrame::from_nes(&nes, pilot.target());
+            let message = serde_json::json!({
+                "frame": frame,
+                "speed": speed,
+                "paused": paused,
+                "finished": finished,
+                "player": settings.player.name,
+            });
+            match frames.try_send(message.to_string()) {
+                Ok(()) => last_sent = Some(key),
+                // The page is behind: skip this frame, the next one supersedes it.
+                Err(mpsc::error::TrySendError::Full(_)) => {}
+                Err(mpsc::error::TrySendError::Closed(_)) => return,
+            }
+        } else if frames.is_closed() {
+            return;
+        }
+        let period = if paused || finished.is_some() {
+            Duration::from_millis(30)
+        } else {
+            Duration::from_secs_f64(1.0 / 60.0)
+        };
+        std::thread::sleep(period.saturating_sub(started.elapsed()));
+    }
+}
+
+/// `GET /api/watch/check?...`: the same checks as the WebSocket, answered over plain HTTP so the
+/// page can show why a setting is refused.
+///
+/// # Errors
+/// A 400 with the reason.
+pub async fn check(
+    Query(query): Query<WatchQuery>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    query.settings()?;
+    Ok(axum::Json(serde_json::json!({ "ok": true })))
+}
