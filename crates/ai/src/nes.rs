@@ -5,7 +5,9 @@
 //! - [`eval`]: Birken's six features and weights.
 //! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
+//! - [`bench`]: a batch of games, its settings and its report.
 
+pub mod bench;
 pub mod eval;
 pub mod game;
 pub mod input;
@@ -13,7 +15,7 @@ pub mod player;
 pub mod search;
 
 pub use eval::{Features, Weights};
-pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, play_game};
+pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, game_seed, play_game};
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Player, Situation, Workspace};
 pub use search::{PieceState, Placement, Searcher};

@@ -5,6 +5,7 @@
 //!   tests get it (skip without a ROM, fail with `PLAYFIELD_REQUIRE_ROM=1`).
 //! - [`Emulator`] runs it headless with FCEUX's frame numbering: frame `F` is the state after `F`
 //!   input lines (see the `emulator` module docs for how that was established).
+//! - [`Lockstep`] runs the ROM beside the engine and stops at the first traced difference.
 //! - [`bot`] plays the ROM well enough to clear lines, recording movies for the differential
 //!   suite; `playfield_nes::movies` makes the open-loop ones, which need no ROM.
 //!
@@ -14,7 +15,11 @@
 
 pub mod bot;
 mod emulator;
+mod lockstep;
 mod rom;
 
 pub use emulator::{Emulator, RAM_SIZE};
-pub use rom::{REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex};
+pub use lockstep::{Lockstep, LockstepError};
+pub use rom::{
+    MAX_ROM_BYTES, REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex,
+};
