@@ -82,11 +82,32 @@ fn printing_commands(movie: &str) -> Vec<Vec<String>> {
     let v = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     vec![
         v(&["nes", "replay", movie]),
-        v(&["nes", "replay", movie, "--frames", "300000", "--repeat", "2"]),
-        v(&["nes", "bench", "--level", "19", "--max-frames", "1500", "--games", "2"]),
-        v(&["nes", "bench", "--level", "19", "--max-frames", "1500", "--json"]),
+        v(&[
+            "nes", "replay", movie, "--frames", "300000", "--repeat", "2",
+        ]),
+        v(&[
+            "nes",
+            "bench",
+            "--level",
+            "19",
+            "--max-frames",
+            "1500",
+            "--games",
+            "2",
+        ]),
+        v(&[
+            "nes",
+            "bench",
+            "--level",
+            "19",
+            "--max-frames",
+            "1500",
+            "--json",
+        ]),
         v(&["standard", "bench", "--games", "3", "--height", "6"]),
-        v(&["standard", "bench", "--games", "3", "--height", "6", "--json"]),
+        v(&[
+            "standard", "bench", "--games", "3", "--height", "6", "--json",
+        ]),
         v(&["minijong", "solve", "--seed", "3"]),
         v(&["minijong", "solve", "--seed", "3", "--json"]),
         v(&["minijong", "stats", "--deals", "3"]),
@@ -139,14 +160,35 @@ fn devices_directories_and_huge_counts_are_refused_before_work() {
             "not a regular file",
         ),
         (vec!["nes", "bench", "--rom", "/dev/zero"], "not a ROM file"),
-        (vec!["nes", "replay", "x.fm2", "--frames", "10000000000"], "from 0 to 1000000000"),
-        (vec!["nes", "bench", "--games", "1000000000000000000"], "from 1 to 1000000"),
+        (
+            vec!["nes", "replay", "x.fm2", "--frames", "10000000000"],
+            "from 0 to 1000000000",
+        ),
+        (
+            vec!["nes", "bench", "--games", "1000000000000000000"],
+            "from 1 to 1000000",
+        ),
         (vec!["nes", "bench", "--threads", "100000"], "from 1 to 256"),
-        (vec!["standard", "bench", "--threads", "100000"], "from 1 to 256"),
-        (vec!["standard", "bench", "--games", "18446744073709551615"], "from 1 to 1000000"),
-        (vec!["minijong", "stats", "--deals", "18446744073709551615"], "from 1 to 10000000"),
-        (vec!["minijong", "stats", "--deals", "5", "--threads", "0"], "from 1 to 256"),
-        (vec!["nes", "replay", "x.fm2", "--repeat", "4294967295"], "from 1 to 1000000"),
+        (
+            vec!["standard", "bench", "--threads", "100000"],
+            "from 1 to 256",
+        ),
+        (
+            vec!["standard", "bench", "--games", "18446744073709551615"],
+            "from 1 to 1000000",
+        ),
+        (
+            vec!["minijong", "stats", "--deals", "18446744073709551615"],
+            "from 1 to 10000000",
+        ),
+        (
+            vec!["minijong", "stats", "--deals", "5", "--threads", "0"],
+            "from 1 to 256",
+        ),
+        (
+            vec!["nes", "replay", "x.fm2", "--repeat", "4294967295"],
+            "from 1 to 1000000",
+        ),
     ] {
         pf().args(&args)
             .timeout(std::time::Duration::from_secs(20))
@@ -163,18 +205,34 @@ fn a_long_padded_replay_streams_instead_of_allocating() {
     // up front (checked here as "it finishes and reports the frame count").
     let dir = temp();
     let recorded = dir.path().join("game.fm2");
-    pf().args(["nes", "bench", "--level", "19", "--max-frames", "1000", "--record"])
-        .arg(&recorded)
-        .assert()
-        .success();
+    pf().args([
+        "nes",
+        "bench",
+        "--level",
+        "19",
+        "--max-frames",
+        "1000",
+        "--record",
+    ])
+    .arg(&recorded)
+    .assert()
+    .success();
     let mut movie = Movie::parse(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
     movie.lines.truncate(999);
-    movie.lines.push(playfield_nes::fm2::InputLine::new(Buttons::START));
+    movie
+        .lines
+        .push(playfield_nes::fm2::InputLine::new(Buttons::START));
     let paused = write(dir.path(), "paused.fm2", &movie.to_fm2());
-    pf().args(["nes", "replay", paused.to_str().unwrap(), "--frames", "3000000"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("frame: 3000000"));
+    pf().args([
+        "nes",
+        "replay",
+        paused.to_str().unwrap(),
+        "--frames",
+        "3000000",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("frame: 3000000"));
 }
 
 // ---- 3. Options -----------------------------------------------------------------------------
@@ -182,26 +240,86 @@ fn a_long_padded_replay_streams_instead_of_allocating() {
 #[test]
 fn ranges_use_one_wording_and_options_that_do_not_apply_are_errors() {
     for (args, want) in [
-        (vec!["nes", "bench", "--level", "20"], "'20' for '--level <N>': must be a whole number from 0 to 19"),
-        (vec!["nes", "watch", "--level", "20"], "must be a whole number from 0 to 19"),
-        (vec!["nes", "bench", "--music", "4"], "must be a whole number from 0 to 3"),
-        (vec!["nes", "bench", "--type", "b", "--height", "6"], "must be a whole number from 0 to 5"),
-        (vec!["nes", "bench", "--height", "3"], "--height does not apply to A-type games"),
-        (vec!["nes", "bench", "--type", "b", "--max-lines", "10"], "--max-lines does not apply"),
-        (vec!["nes", "bench", "--max-lines", "0"], "must be a whole number from 1 to"),
-        (vec!["standard", "bench", "--max-lines", "0"], "must be a whole number from 1 to"),
-        (vec!["nes", "bench", "--input", "X.X"], "bad input timeline \"X.X\""),
-        (vec!["nes", "bench", "--reaction", "100000"], "must be a whole number from 0 to 1000"),
-        (vec!["standard", "watch", "--speed", "1e-300"], "must be a number from 0.0625 to 1024"),
-        (vec!["standard", "watch", "--speed", "NaN"], "must be a number from 0.0625 to 1024"),
-        (vec!["nes", "watch", "--speed", "0.0001"], "must be a number from 0.015625"),
-        (vec!["standard", "bench", "--level", "0"], "must be a whole number from 1 to 10"),
-        (vec!["standard", "bench", "--height", "100"], "must be a whole number from 4 to 32"),
-        (vec!["standard", "bench", "--lookahead", "3"], "must be a whole number from 1 to 2"),
-        (vec!["standard", "bench", "--sz", "--seed", "4"], "--seed does not apply with --sz"),
-        (vec!["standard", "play", "--sz", "--game-seed", "4"], "--game-seed does not apply"),
-        (vec!["minijong", "solve", "--seed", "1", "--max-nodes", "0"], "from 1 to"),
-        (vec!["nes", "bench", "--game-seed", "5", "--games", "2"], "cannot be used with"),
+        (
+            vec!["nes", "bench", "--level", "20"],
+            "'20' for '--level <N>': must be a whole number from 0 to 19",
+        ),
+        (
+            vec!["nes", "watch", "--level", "20"],
+            "must be a whole number from 0 to 19",
+        ),
+        (
+            vec!["nes", "bench", "--music", "4"],
+            "must be a whole number from 0 to 3",
+        ),
+        (
+            vec!["nes", "bench", "--type", "b", "--height", "6"],
+            "must be a whole number from 0 to 5",
+        ),
+        (
+            vec!["nes", "bench", "--height", "3"],
+            "--height does not apply to A-type games",
+        ),
+        (
+            vec!["nes", "bench", "--type", "b", "--max-lines", "10"],
+            "--max-lines does not apply",
+        ),
+        (
+            vec!["nes", "bench", "--max-lines", "0"],
+            "must be a whole number from 1 to",
+        ),
+        (
+            vec!["standard", "bench", "--max-lines", "0"],
+            "must be a whole number from 1 to",
+        ),
+        (
+            vec!["nes", "bench", "--input", "X.X"],
+            "bad input timeline \"X.X\"",
+        ),
+        (
+            vec!["nes", "bench", "--reaction", "100000"],
+            "must be a whole number from 0 to 1000",
+        ),
+        (
+            vec!["standard", "watch", "--speed", "1e-300"],
+            "must be a number from 0.0625 to 1024",
+        ),
+        (
+            vec!["standard", "watch", "--speed", "NaN"],
+            "must be a number from 0.0625 to 1024",
+        ),
+        (
+            vec!["nes", "watch", "--speed", "0.0001"],
+            "must be a number from 0.015625",
+        ),
+        (
+            vec!["standard", "bench", "--level", "0"],
+            "must be a whole number from 1 to 10",
+        ),
+        (
+            vec!["standard", "bench", "--height", "100"],
+            "must be a whole number from 4 to 32",
+        ),
+        (
+            vec!["standard", "bench", "--lookahead", "3"],
+            "must be a whole number from 1 to 2",
+        ),
+        (
+            vec!["standard", "bench", "--sz", "--seed", "4"],
+            "--seed does not apply with --sz",
+        ),
+        (
+            vec!["standard", "play", "--sz", "--game-seed", "4"],
+            "--game-seed does not apply",
+        ),
+        (
+            vec!["minijong", "solve", "--seed", "1", "--max-nodes", "0"],
+            "from 1 to",
+        ),
+        (
+            vec!["nes", "bench", "--game-seed", "5", "--games", "2"],
+            "cannot be used with",
+        ),
     ] {
         pf().args(&args)
             .assert()
@@ -264,7 +382,9 @@ fn every_command_that_takes_a_rom_checks_its_sha1() {
     pf().args(["nes", "replay", movie.to_str().unwrap(), "--rom", rom])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("77747840541bfc62a28a5957692a98c550bd6b2b"));
+        .stderr(predicate::str::contains(
+            "77747840541bfc62a28a5957692a98c550bd6b2b",
+        ));
 }
 
 #[test]
@@ -304,8 +424,16 @@ fn malformed_headers_and_input_lines_are_refused_with_their_line() {
     let good = movie_text();
     let header_lines = good.lines().take_while(|l| !l.starts_with('|')).count();
     let mut cases = vec![
-        (good.replace("palFlag 0", "palFlag x"), 4, "`palFlag` must be 0 or 1"),
-        (good.replace("emuVersion 22020", "emuVersion 2.2"), 2, "must be a number"),
+        (
+            good.replace("palFlag 0", "palFlag x"),
+            4,
+            "`palFlag` must be 0 or 1",
+        ),
+        (
+            good.replace("emuVersion 22020", "emuVersion 2.2"),
+            2,
+            "must be a number",
+        ),
     ];
     let mut lines: Vec<&str> = good.lines().collect();
     let extra = format!("{}extra|", lines[header_lines + 5]);
@@ -417,11 +545,19 @@ fn a_seed_printed_by_a_batch_replays_that_game() {
     }
 
     let standard = ["standard", "bench", "--height", "8", "--json"];
-    let batch = pf().args(standard).args(["--games", "4"]).assert().success();
+    let batch = pf()
+        .args(standard)
+        .args(["--games", "4"])
+        .assert()
+        .success();
     let all: serde_json::Value = serde_json::from_slice(&batch.get_output().stdout).unwrap();
     let game = &all["games"][3];
     let seed = game["seed"].as_u64().unwrap().to_string();
-    let one = pf().args(standard).args(["--game-seed", &seed]).assert().success();
+    let one = pf()
+        .args(standard)
+        .args(["--game-seed", &seed])
+        .assert()
+        .success();
     let again: serde_json::Value = serde_json::from_slice(&one.get_output().stdout).unwrap();
     assert_eq!(again["games"][0]["lines"], game["lines"]);
     assert_eq!(again["games"][0]["pieces"], game["pieces"]);
@@ -439,10 +575,7 @@ fn in_a_terminal_then_signal(args: &str, signal: &str, after_ms: u64) -> Option<
     let dir = temp();
     let pid = dir.path().join("pid");
     let log = dir.path().join("log");
-    let inner = format!(
-        "echo $$ > {}; exec {BIN} {args}",
-        pid.display()
-    );
+    let inner = format!("echo $$ > {}; exec {BIN} {args}", pid.display());
     let mut child = StdCommand::new("script")
         .args(["-q", "-e", "-c", &inner, log.to_str().unwrap()])
         .env("TERM", "xterm")
@@ -452,14 +585,22 @@ fn in_a_terminal_then_signal(args: &str, signal: &str, after_ms: u64) -> Option<
         .spawn()
         .expect("script runs");
     let mut waited = 0;
-    while !pid.exists() || std::fs::read_to_string(&pid).unwrap_or_default().trim().is_empty() {
+    while !pid.exists()
+        || std::fs::read_to_string(&pid)
+            .unwrap_or_default()
+            .trim()
+            .is_empty()
+    {
         std::thread::sleep(std::time::Duration::from_millis(50));
         waited += 50;
         assert!(waited < 10_000, "playfield did not start");
     }
     std::thread::sleep(std::time::Duration::from_millis(after_ms));
     let id = std::fs::read_to_string(&pid).unwrap().trim().to_owned();
-    let kill = StdCommand::new("kill").args([signal, &id]).status().unwrap();
+    let kill = StdCommand::new("kill")
+        .args([signal, &id])
+        .status()
+        .unwrap();
     assert!(kill.success());
     let status = child.wait().expect("script ends");
     let bytes = std::fs::read(&log).unwrap_or_default();
@@ -481,7 +622,10 @@ fn sigterm_and_sighup_during_a_view_restore_the_terminal() {
         let text = String::from_utf8_lossy(&screen);
         let entered = text.rfind("\x1b[?1049h");
         let left = text.rfind("\x1b[?1049l");
-        assert!(entered.is_some(), "{args}: never entered the view: {text:?}");
+        assert!(
+            entered.is_some(),
+            "{args}: never entered the view: {text:?}"
+        );
         assert!(
             left > entered,
             "{args}: left the terminal in the alternate screen"
