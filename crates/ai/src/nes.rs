@@ -5,6 +5,7 @@
 //! - [`eval`]: Birken's six features and weights.
 //! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
+//! - [`bench`]: a batch of games, its settings and its report.
 
 pub mod bench;
 pub mod eval;
@@ -18,7 +19,7 @@ mod score_player;
 pub mod search;
 
 pub use eval::{Features, Weights};
-pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, play_game};
+pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, game_seed, play_game};
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Situation, Workspace};
 pub use score::ScoreWeights;

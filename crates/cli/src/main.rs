@@ -1,11 +1,19 @@
-//! `playfield`: the one binary. Parsing and output only; the games and players live in the library
-//! crates.
+//! `playfield`: the one binary. It turns arguments into library configs and formats results;
+//! the games, players, statistics and charts live in the library crates.
+//!
+//! What it guarantees on bad input (see the README): every option is checked, with its range,
+//! before work starts ([`checks`]); inputs are read only from regular files of bounded size
+//! ([`files`]); outputs are checked before work starts and written atomically ([`files`]); all
+//! results go through one output path, where a closed pipe ends the command quietly and any other
+//! write error is an error ([`output`]); a terminal view restores the terminal on q, on errors,
+//! on panics and on SIGTERM/SIGHUP ([`signals`]).
 
+mod checks;
+mod files;
 mod minijong;
 mod nes;
-mod nes_play;
-mod nes_watch;
-mod plot;
+mod output;
+mod signals;
 mod standard;
 mod tui;
 
@@ -23,10 +31,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// NES Tetris (USA): replay movies, play, watch the AI.
+    /// NES Tetris (USA): play, watch the AI, bench the AI, replay movies.
     #[command(subcommand)]
     Nes(nes::Command),
-    /// Colin Fahey's Standard Tetris: watch, play, benchmark AI players.
+    /// Colin Fahey's Standard Tetris: play, watch and bench AI players.
     #[command(subcommand)]
     Standard(standard::Command),
     /// Minijong, a tiny Mahjong solitaire: play, solve, statistics.
@@ -60,16 +68,16 @@ fn main() -> ExitCode {
         .map_err(anyhow::Error::from),
         None => nes::run_default(),
     };
+    if let Some(signal) = signals::received() {
+        // The view has restored the terminal; end as the signal would have.
+        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(1));
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`playfield ... | head`) means the reader has what it wanted.
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            // A closed pipe (`playfield ... | head`) is not an error worth reporting.
-            if let Some(io) = err.downcast_ref::<std::io::Error>()
-                && io.kind() == std::io::ErrorKind::BrokenPipe
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("error: {err:#}");
+            output::note(format!("error: {err:#}"));
             ExitCode::FAILURE
         }
     }

@@ -199,6 +199,9 @@ fn stats_plot_writes_an_svg() {
         "/nonexistent-dir/x.svg",
     ]);
     assert_eq!(bad.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("writing /nonexistent-dir/x.svg"));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--plot /nonexistent-dir/x.svg"), "{err}");
+    // Refused before any deal is solved: nothing on standard output.
+    assert!(bad.stdout.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

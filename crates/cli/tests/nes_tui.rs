@@ -75,7 +75,7 @@ fn bad_values_name_the_value_and_what_is_allowed() {
     let out = playfield(&["nes", "watch", "--level", "20"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("20") && err.contains("0..=19"), "{err}");
+    assert!(err.contains("20") && err.contains("from 0 to 19"), "{err}");
     let out = playfield(&["nes", "replay", "x.fm2", "--speed", "2"]);
     assert_eq!(out.status.code(), Some(2), "--speed needs --watch");
 }

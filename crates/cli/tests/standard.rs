@@ -158,9 +158,14 @@ fn bad_input_is_an_error_with_a_location() {
             .contains("unknown AI")
     );
 
+    // Out of range: a usage error, with the real range.
     let out = playfield(&["standard", "bench", "--height", "2"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stderr).unwrap().contains("height 2"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("must be a whole number from 4 to 32")
+    );
 
     let out = playfield(&["standard", "bench", "--lookahead", "3"]);
     assert_eq!(out.status.code(), Some(2)); // clap usage error

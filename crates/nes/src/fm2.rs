@@ -113,6 +113,20 @@ pub enum Fm2ErrorKind {
         /// The value found.
         value: String,
     },
+    /// A header flag whose value is not 0 or 1.
+    BadFlag {
+        /// The key.
+        key: String,
+        /// The value found.
+        value: String,
+    },
+    /// The movie was recorded with another ROM: its `romChecksum` is not Tetris (USA)'s.
+    OtherGame {
+        /// The movie's `romFilename`.
+        rom_filename: String,
+        /// The movie's `romChecksum`.
+        rom_checksum: String,
+    },
     /// A `savestate` key: the movie starts from a saved state, not from power-on.
     Savestate,
     /// A binary movie (`binary 1`), which this reader does not decode.
@@ -184,6 +198,17 @@ impl fmt::Display for Fm2ErrorKind {
             Fm2ErrorKind::BadNumber { key, value } => {
                 write!(f, "`{key}` must be a number, found {value:?}")
             }
+            Fm2ErrorKind::BadFlag { key, value } => {
+                write!(f, "`{key}` must be 0 or 1, found {value:?}")
+            }
+            Fm2ErrorKind::OtherGame {
+                rom_filename,
+                rom_checksum,
+            } => write!(
+                f,
+                "the movie was recorded for another game: romFilename {rom_filename:?}, \
+                 romChecksum {rom_checksum:?} (Tetris (USA) is {TETRIS_ROM_CHECKSUM})"
+            ),
             Fm2ErrorKind::Savestate => write!(
                 f,
                 "`savestate`: the movie starts from a saved state; only power-on movies are supported"
@@ -351,6 +376,31 @@ impl Movie {
         Ok(Movie { header, lines })
     }
 
+    /// Checks that the movie was recorded with Tetris (USA): its `romChecksum` must be
+    /// [`TETRIS_ROM_CHECKSUM`] (the `romFilename` is whatever the recorder's file was called, so
+    /// it is only reported).
+    ///
+    /// # Errors
+    /// [`Fm2ErrorKind::OtherGame`] at the `romChecksum` line.
+    pub fn check_tetris(&self) -> Result<(), Fm2Error> {
+        let checksum = self.get("romChecksum").unwrap_or("").trim();
+        if checksum == TETRIS_ROM_CHECKSUM {
+            return Ok(());
+        }
+        let line = self
+            .header
+            .iter()
+            .position(|(k, _)| k == "romChecksum")
+            .map_or(1, |i| i + 1);
+        Err(err(
+            line,
+            Fm2ErrorKind::OtherGame {
+                rom_filename: truncate(self.get("romFilename").unwrap_or("").trim()),
+                rom_checksum: truncate(checksum),
+            },
+        ))
+    }
+
     /// The value of the first header line with this key.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
@@ -436,6 +486,31 @@ fn check_header(header: &[(String, String)], line_no: usize) -> Result<bool, Fm2
             }),
         }
     };
+    // FCEUX writes these as numbers; anything else is a damaged or hand-made header.
+    for key in ["emuVersion", "rerecordCount", "length"] {
+        number(key)?;
+    }
+    for key in [
+        "palFlag",
+        "fourscore",
+        "microphone",
+        "binary",
+        "FDS",
+        "NewPPU",
+    ] {
+        if let Some(v) = get(key)
+            && v != "0"
+            && v != "1"
+        {
+            return Err(err(
+                line_of(key),
+                Fm2ErrorKind::BadFlag {
+                    key: key.to_owned(),
+                    value: truncate(v),
+                },
+            ));
+        }
+    }
     if number("binary")?.is_some_and(|v| v != 0) {
         return Err(err(line_of("binary"), Fm2ErrorKind::Binary));
     }
@@ -481,6 +556,15 @@ fn parse_input_line(
     }
     if fields.len() < 4 {
         return Err(bad("fewer than five `|` separators"));
+    }
+    if fields.len() > 4 {
+        return Err(bad("more than five `|` separators"));
+    }
+    if !line[start..].trim().is_empty() {
+        return Err(bad("text after the last `|`"));
+    }
+    if !fields[3].1.is_empty() {
+        return Err(bad("port 2 is empty (`port2 0`) but its field is not"));
     }
     let (_, cmd) = fields[0];
     let command = if cmd.is_empty() {
@@ -715,6 +799,41 @@ mod tests {
     }
 
     #[test]
+    fn rejects_malformed_header_values_at_their_line() {
+        for (key, value, want) in [
+            ("palFlag", "2", "must be 0 or 1"),
+            ("emuVersion", "abc", "must be a number"),
+            ("rerecordCount", "-1", "must be a number"),
+            ("NewPPU", "yes", "must be 0 or 1"),
+        ] {
+            let text = HEADER.replace(&format!("\n{key} "), &format!("\n{key} {value}\nignored "));
+            let text = if text == HEADER {
+                format!("{HEADER}{key} {value}\n")
+            } else {
+                text
+            };
+            let e = parse_err(&text);
+            assert!(e.to_string().contains(want), "{key}: {e}");
+            let at = text.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+            assert_eq!(e.line, at, "{key}: {e}");
+        }
+    }
+
+    #[test]
+    fn another_games_movie_is_named_as_such() {
+        let ours = Movie::new([Buttons::NONE]);
+        assert_eq!(ours.check_tetris(), Ok(()));
+        let text = ours
+            .to_fm2()
+            .replace(TETRIS_ROM_CHECKSUM, "base64:AAAAAAAAAAAAAAAAAAAAAA==");
+        let text = text.replace("romFilename Tetris", "romFilename Super Mario Bros.");
+        let e = Movie::parse(&text).unwrap().check_tetris().unwrap_err();
+        assert!(matches!(e.kind, Fm2ErrorKind::OtherGame { .. }));
+        assert!(e.to_string().contains("Super Mario Bros."), "{e}");
+        assert_eq!(e.line, 6);
+    }
+
+    #[test]
     fn rejects_malformed_input_lines() {
         for (line, want) in [
             ("|0|........||", "separators"),
@@ -722,6 +841,10 @@ mod tests {
             ("|x|........|||", "command field"),
             ("|4|........|||", "command 4"),
             ("|0|........|R.......||", "port 1 is empty"),
+            ("|0|........||||", "more than five"),
+            ("|0|........|||junk", "after the last"),
+            ("|0|........|||R.......|", "more than five"),
+            ("|0|........||x|", "port 2 is empty"),
         ] {
             let e = parse_err(&format!("{HEADER}{line}\n"));
             assert_eq!(e.line, 13, "{line}");

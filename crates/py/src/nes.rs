@@ -568,14 +568,14 @@ impl PyPlayer {
 /// The seed of game `index` of a benchmark run with `run_seed` (the command line's derivation).
 #[pyfunction]
 fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
-    game_seed(run_seed, index)
+    game_seed(run_seed, u64::from(index))
 }
 
 /// Plays one whole AI game from power-on (Birken's player), as `playfield nes play` does for
 /// one game with this `seed` (already derived per game); returns a dict with score, lines,
 /// level, frames, pieces and end (the JSON text of the end reason, as the command line prints it).
 #[pyfunction]
-#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None))]
+#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None, index = 0))]
 #[allow(clippy::too_many_arguments)]
 fn play_nes_game<'py>(
     py: Python<'py>,
@@ -589,6 +589,7 @@ fn play_nes_game<'py>(
     reaction: u32,
     max_lines: Option<u32>,
     max_frames: Option<u64>,
+    index: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     if game_type > 1 {
         return Err(PyValueError::new_err(format!(
@@ -613,6 +614,14 @@ fn play_nes_game<'py>(
     let end = serde_json::to_string(&r.end)
         .map_err(|e| PyRuntimeError::new_err(format!("cannot write the end reason: {e}")))?;
     let d = PyDict::new(py);
+    // The game's record exactly as `playfield nes bench` prints it (JSON and text).
+    let summary = playfield_ai::nes::bench::GameSummary::new(u64::from(index), seed, &r);
+    d.set_item(
+        "json",
+        serde_json::to_string(&summary)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot write the game: {e}")))?,
+    )?;
+    d.set_item("text", summary.to_string())?;
     d.set_item("seed", seed)?;
     d.set_item("score", r.score)?;
     d.set_item("lines", r.lines)?;

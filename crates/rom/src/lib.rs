@@ -7,6 +7,7 @@
 //!   input lines (see the `emulator` module docs for how that was established).
 //! - [`lag`] watches the ROM's NMI: a lag frame (the NMI interrupts the main loop's work) and a
 //!   crash (the CPU leaves the game's code), to check the engine at the highest levels.
+//! - [`Lockstep`] runs the ROM beside the engine and stops at the first traced difference.
 //! - [`bot`] plays the ROM well enough to clear lines, recording movies for the differential
 //!   suite; `playfield_nes::movies` makes the open-loop ones, which need no ROM.
 //!
@@ -17,7 +18,11 @@
 pub mod bot;
 mod emulator;
 pub mod lag;
+mod lockstep;
 mod rom;
 
 pub use emulator::{Emulator, RAM_SIZE};
-pub use rom::{REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex};
+pub use lockstep::{Lockstep, LockstepError};
+pub use rom::{
+    MAX_ROM_BYTES, REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex,
+};

@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 /// SHA-1 of the whole iNES file of Tetris (USA), header included.
 pub const TETRIS_SHA1: &str = "77747840541bfc62a28a5957692a98c550bd6b2b";
 
+/// The largest file [`Rom::load`] reads (Tetris (USA) is 40,976 bytes; no NES ROM comes near).
+pub const MAX_ROM_BYTES: u64 = 8 << 20;
+
 /// The environment variable that names the ROM file.
 pub const ROM_ENV: &str = "PLAYFIELD_ROM";
 
@@ -21,12 +24,22 @@ pub enum RomError {
     #[error("no ROM: set {ROM_ENV} to the path of Tetris (USA), SHA-1 {TETRIS_SHA1}")]
     NotSet,
     /// The file cannot be read.
-    #[error("cannot read the ROM {path}: {source}")]
+    // The OS error is the source, not part of the message: error reports print the chain.
+    #[error("cannot read the ROM {path}")]
     Read {
         /// The path given.
         path: PathBuf,
         /// Why it cannot be read.
         source: std::io::Error,
+    },
+    /// The path is not a regular file (a directory, a device, a pipe), or it is far larger than
+    /// any NES ROM: it is not read.
+    #[error("{path} is not a ROM file: {why}")]
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead.
+        why: String,
     },
     /// The file is not Tetris (USA).
     #[error("{path} is not Tetris (USA): its SHA-1 is {actual}, expected {expected}")]
@@ -57,11 +70,37 @@ impl Rom {
     /// [`RomError::Read`] naming the path when the file cannot be read; [`RomError::WrongRom`]
     /// naming the path, the expected and the actual SHA-1 when it is another file.
     pub fn load(path: impl AsRef<Path>) -> Result<Rom, RomError> {
+        use std::io::Read as _;
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|source| RomError::Read {
+        let read_error = |source| RomError::Read {
             path: path.clone(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(&path).map_err(read_error)?;
+        let meta = file.metadata().map_err(read_error)?;
+        if !meta.is_file() {
+            return Err(RomError::NotAFile {
+                why: if meta.is_dir() {
+                    "a directory".to_owned()
+                } else {
+                    "not a regular file".to_owned()
+                },
+                path,
+            });
+        }
+        if meta.len() > MAX_ROM_BYTES {
+            return Err(RomError::NotAFile {
+                why: format!(
+                    "{} bytes, more than the {MAX_ROM_BYTES} read at most",
+                    meta.len()
+                ),
+                path,
+            });
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_ROM_BYTES)
+            .read_to_end(&mut bytes)
+            .map_err(read_error)?;
         let actual = sha1_hex(&bytes);
         if actual != TETRIS_SHA1 {
             return Err(RomError::WrongRom {
@@ -152,6 +191,27 @@ mod tests {
         for required in [false, true] {
             let e = rom_for_tests_from(Some("/nonexistent.nes".into()), required).unwrap_err();
             assert!(e.to_string().contains("/nonexistent.nes"), "{e}");
+        }
+    }
+
+    #[test]
+    fn read_error_names_the_os_error_once() {
+        let e = Rom::load("/nonexistent.nes").unwrap_err();
+        let mut chain = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            chain.push_str(": ");
+            chain.push_str(&s.to_string());
+            source = s.source();
+        }
+        assert_eq!(chain.matches("os error").count(), 1, "{chain}");
+    }
+
+    #[test]
+    fn directories_and_devices_are_refused() {
+        for path in ["/", "/dev/zero"] {
+            let e = Rom::load(path).unwrap_err();
+            assert!(matches!(e, RomError::NotAFile { .. }), "{path}: {e}");
         }
     }
 

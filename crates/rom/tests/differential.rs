@@ -16,27 +16,27 @@ mod support;
 
 use playfield_nes::fm2::InputLine;
 use playfield_nes::movies::differential_suite;
-use playfield_nes::trace::TraceFrame;
 use playfield_nes::{DemoData, Nes};
-use playfield_rom::{Emulator, Rom, rom_for_tests};
+use playfield_rom::{Lockstep, LockstepError, Rom, rom_for_tests};
 use support::suite::{for_each_movie, listed_names, movie};
 
 /// Replays `lines` in the engine and the ROM and panics at the first frame where they differ.
 /// Returns the number of frames compared.
 fn assert_same_as_rom(rom: &Rom, name: &str, lines: &[InputLine]) -> usize {
-    let mut emulator = Emulator::new(rom).expect("the ROM loads");
+    let mut lockstep = Lockstep::new(rom).expect("the ROM loads");
     let mut nes = Nes::power_on();
     nes.set_demo_data(Some(Arc::new(
         DemoData::from_ines(rom.bytes()).expect("the ROM has the demo tables"),
     )));
     let mut recent: Vec<InputLine> = Vec::new();
     for line in lines {
-        emulator.step_line(line).expect("the ROM runs");
         nes.step_line(line);
         recent.push(*line);
-        let expected = emulator.trace_frame();
-        let actual = TraceFrame::from_ram(nes.frame(), &nes.ram());
-        if let Some(difference) = actual.first_difference(&expected) {
+        let step = lockstep.step_line(line, &nes);
+        if let Err(LockstepError::Rom(e)) = &step {
+            panic!("{name}: the ROM stopped: {e}");
+        }
+        if let Err(LockstepError::Diverged(difference)) = step {
             let tail: Vec<String> = recent
                 .iter()
                 .rev()

@@ -1,18 +1,21 @@
-//! AI benchmarks in the community's formats: many games from power-on, in parallel, with the
-//! statistics people compare bots by.
+//! AI benchmarks in the community's formats ("bench"): many games from power-on, in parallel,
+//! with the statistics people compare bots by.
 //!
-//! A format is a preset of explicit options ([`BenchOptions`]); every option that departs from
-//! the ROM (the double-speed level, the line cap, the uncapped score as headline) is labelled as
-//! such in reports, and none of them is on in the default format, the unmodified game.
+//! A format ([`Format`]) is a preset of explicit options ([`BenchOptions`]); every option that
+//! departs from the ROM (the double-speed level, the line cap, the uncapped score as headline)
+//! is labelled as such in reports, and none of them is on in the default format, the unmodified
+//! game. A batch's settings are a [`BenchConfig`]; its report ([`BenchReport`]) takes one
+//! [`GameSummary`] per game as the games finish, then gives a [`BenchSummary`]. Front ends map
+//! their options onto the config and print the report.
 
 use std::fmt;
 use std::str::FromStr;
 
-use rayon::prelude::*;
+use playfield_report::stats::Summary;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::game::{GameConfig, GameEnd, GameResult, play_game, split_mix};
+use super::game::{GameConfig, GameConfigError, GameEnd, GameResult, game_seed};
 use super::input::{InputModel, InputModelError};
 use super::player::Player;
 
@@ -164,19 +167,20 @@ impl BenchOptions {
         out
     }
 
-    /// The game of index `index` of a run with seed `seed`.
+    /// An A-type game with these options (its seed still to be set).
     #[must_use]
-    pub fn game(&self, seed: u64, index: u32) -> GameConfig {
+    pub fn game(&self) -> GameConfig {
         GameConfig {
             max_lines: self.line_cap,
             double_speed_level: self.double_speed_level,
-            ..GameConfig::a_type(self.level, game_seed(seed, index))
+            ..GameConfig::a_type(self.level, 0)
         }
     }
 }
 
 /// A benchmark that cannot run.
-#[derive(Debug, Error)]
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BenchError {
     /// Not one of the formats.
     #[error("unknown format {0:?}: expected one of rom, betatetris, unlimited")]
@@ -200,189 +204,440 @@ pub enum BenchError {
     /// A bad input model.
     #[error(transparent)]
     Input(#[from] InputModelError),
+    /// A game setting out of the menus' range.
+    #[error(transparent)]
+    Game(#[from] GameConfigError),
+    /// No games.
+    #[error("a batch needs at least one game")]
+    NoGames,
 }
 
-/// The seed of game `index` of a run: independent of how games are spread over threads, and
-/// printed with each game so that one game can be played again on its own (game 0 of a run
-/// whose seed is that game's seed is not the same game: use this function's value as `seed` of
-/// a one-game [`GameConfig`]).
+/// The score the game cannot go past.
+pub const MAX_SCORE: u32 = 999_999;
+
+/// What a batch plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchConfig {
+    /// The game every member of the batch plays; its `seed` is replaced by each game's own.
+    pub game: GameConfig,
+    /// How the AI presses buttons.
+    pub input: InputModel,
+    /// The batch's seed: game `i` gets [`game_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// Games in the batch.
+    pub games: u64,
+    /// Play the one game with this seed (as printed by a batch) instead of a batch.
+    pub game_seed: Option<u64>,
+    /// The player.
+    pub player: Player,
+    /// Report the score without the 999,999 cap as the headline (the game is unchanged).
+    pub uncapped: bool,
+}
+
+impl BenchConfig {
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// When a game setting is out of range or there are no games.
+    pub fn validate(&self) -> Result<(), BenchError> {
+        self.game.validate()?;
+        if self.games == 0 {
+            return Err(BenchError::NoGames);
+        }
+        if self.game.max_lines == Some(0) {
+            return Err(BenchError::LineCap);
+        }
+        if let Some(level) = self.game.double_speed_level
+            && level < self.game.level
+        {
+            return Err(BenchError::DoubleSpeedLevel {
+                double: level,
+                start: self.game.level,
+            });
+        }
+        Ok(())
+    }
+
+    /// The labels of the settings that depart from the ROM, for reports.
+    #[must_use]
+    pub fn modifiers(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(level) = self.game.double_speed_level {
+            out.push(format!("double speed from level {level} (not the ROM)"));
+        }
+        if let Some(cap) = self.game.max_lines {
+            out.push(format!("game ends at {cap} lines (not the ROM)"));
+        }
+        if self.uncapped {
+            out.push("score reported without the 999,999 cap".to_owned());
+        }
+        out
+    }
+
+    /// Games to play: 1 with [`BenchConfig::game_seed`], else [`BenchConfig::games`].
+    #[must_use]
+    pub fn game_count(&self) -> u64 {
+        if self.game_seed.is_some() {
+            1
+        } else {
+            self.games
+        }
+    }
+
+    /// The seed of game `index`.
+    #[must_use]
+    pub fn seed_of(&self, index: u64) -> u64 {
+        self.game_seed
+            .unwrap_or_else(|| game_seed(self.seed, index))
+    }
+
+    /// The settings of game `index`.
+    #[must_use]
+    pub fn game_config(&self, index: u64) -> GameConfig {
+        GameConfig {
+            seed: self.seed_of(index),
+            ..self.game
+        }
+    }
+
+    /// The headline score of a game: uncapped when [`BenchConfig::uncapped`] says so.
+    #[must_use]
+    pub fn headline(&self, game: &GameSummary) -> u64 {
+        if self.uncapped {
+            game.uncapped_score
+        } else {
+            u64::from(game.score)
+        }
+    }
+}
+
+/// One game of a batch, without its input.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    /// 1-based game number.
+    pub game: u64,
+    /// The game's seed (`--game-seed` replays it).
+    pub seed: u64,
+    /// Final score.
+    pub score: u32,
+    /// Lines as the game shows them.
+    pub lines: u32,
+    /// Level at the end.
+    pub level: u8,
+    /// Frames from power-on.
+    pub frames: u64,
+    /// Pieces locked.
+    pub pieces: u32,
+    /// Why it stopped.
+    pub end: GameEnd,
+    /// The score without the 999,999 cap.
+    pub uncapped_score: u64,
+    /// Line clears by size: singles, doubles, triples, tetrises.
+    pub clears: [u32; 4],
+    /// The uncapped score when the game reached 130, 230 and 330 lines (`None`: it did not).
+    pub score_at_lines: [Option<u64>; 3],
+    /// Per-piece decision time, median and 99th percentile, in milliseconds (one thread).
+    /// Measured, so not part of the game's printed record (which is the same on every run).
+    #[serde(skip)]
+    pub decision_ms: (f64, f64),
+}
+
+impl fmt::Display for GameSummary {
+    /// The game's line in a text report.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: seed {} score {} (uncapped {}) lines {} level {} tetris rate {:.0}% frames {} ({})",
+            self.game,
+            self.seed,
+            self.score,
+            self.uncapped_score,
+            self.lines,
+            self.level,
+            100.0 * self.tetris_rate(),
+            self.frames,
+            end_text(&self.end)
+        )
+    }
+}
+
+/// Why a game ended, in words.
 #[must_use]
-pub fn game_seed(seed: u64, index: u32) -> u64 {
-    split_mix(split_mix(seed) ^ u64::from(index))
+pub fn end_text(end: &GameEnd) -> String {
+    match end {
+        GameEnd::TopOut => "top-out".to_owned(),
+        GameEnd::LineCap => "line cap".to_owned(),
+        GameEnd::FrameCap => "frame cap".to_owned(),
+        GameEnd::BTypeComplete => "B-type complete".to_owned(),
+        GameEnd::Unsupported(why) => format!("engine stopped: {why}"),
+        GameEnd::Stopped(why) => format!("stopped: {why}"),
+        GameEnd::Mismatch(why) => format!("search/engine mismatch: {why}"),
+    }
 }
 
-/// Plays `games` games of `options` with `player`, in parallel, and returns them in game order.
-/// `done` is called after each game (for progress).
-#[must_use]
-pub fn run(
-    options: &BenchOptions,
-    player: &Player,
-    seed: u64,
-    games: std::ops::Range<u32>,
-    done: impl Fn() + Sync,
-) -> Vec<GameResult> {
-    games
-        .into_par_iter()
-        .map(|i| {
-            let result = play_game(&options.game(seed, i), player, |_, _| Ok(()));
-            done();
-            result
-        })
-        .collect()
+/// The line counts at which scores are compared with BetaTetris's published curve.
+pub const SCORE_CHECKPOINTS: [u32; 3] = [130, 230, 330];
+
+impl GameSummary {
+    /// The summary of game `index` (0-based) with seed `seed`.
+    #[must_use]
+    pub fn new(index: u64, seed: u64, r: &GameResult) -> GameSummary {
+        GameSummary {
+            game: index + 1,
+            seed,
+            score: r.score,
+            lines: r.lines,
+            level: r.level,
+            frames: r.frames,
+            pieces: r.pieces,
+            end: r.end.clone(),
+            uncapped_score: r.uncapped_score,
+            clears: r.clears,
+            score_at_lines: SCORE_CHECKPOINTS.map(|l| r.score_at_lines(l)),
+            decision_ms: {
+                let mut ms: Vec<f64> = r
+                    .decision_micros
+                    .iter()
+                    .map(|&us| f64::from(us) / 1000.0)
+                    .collect();
+                ms.sort_by(f64::total_cmp);
+                if ms.is_empty() {
+                    (0.0, 0.0)
+                } else {
+                    (
+                        playfield_report::stats::median(&ms),
+                        playfield_report::stats::percentile(&ms, 0.99),
+                    )
+                }
+            },
+        }
+    }
+
+    /// Share of the cleared lines that came from tetrises.
+    #[must_use]
+    pub fn tetris_rate(&self) -> f64 {
+        let lines: u32 = self.clears.iter().zip(1..).map(|(&n, size)| size * n).sum();
+        if lines == 0 {
+            0.0
+        } else {
+            f64::from(4 * self.clears[3]) / f64::from(lines)
+        }
+    }
+
+    /// Lines cleared by singles, doubles and triples.
+    #[must_use]
+    pub fn burned_lines(&self) -> u32 {
+        self.clears[0] + 2 * self.clears[1] + 3 * self.clears[2]
+    }
+
+    /// Whether the game stopped for a reason other than the game's own end or a cap: the ROM
+    /// diverged, the observer stopped it, or the search and engine disagreed.
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        matches!(self.end, GameEnd::Mismatch(_) | GameEnd::Stopped(_))
+    }
 }
 
-/// The statistics of a benchmark.
-#[derive(Clone, Debug, Serialize)]
-pub struct Summary {
+/// The statistics of a batch.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchSummary {
     /// Games played.
-    pub games: usize,
-    /// Mean score (the headline score: uncapped when the options say so).
-    pub mean_score: f64,
-    /// Half-width of the 95 % confidence interval of the mean (normal approximation).
-    pub ci95_score: f64,
-    /// Standard deviation of the scores.
-    pub sd_score: f64,
-    /// Median score.
-    pub median_score: f64,
-    /// 10th percentile.
-    pub p10_score: f64,
-    /// 90th percentile.
-    pub p90_score: f64,
-    /// Mean of the ROM's capped score.
-    pub mean_capped_score: f64,
-    /// Mean of the uncapped score.
-    pub mean_uncapped_score: f64,
-    /// Mean lines.
-    pub mean_lines: f64,
-    /// Lines from tetrises over all lines cleared.
+    pub games: u64,
+    /// Headline scores (uncapped when the config says so).
+    pub score: Summary,
+    /// The ROM's capped scores.
+    pub capped_score: Summary,
+    /// The scores without the cap.
+    pub uncapped_score: Summary,
+    /// Lines cleared.
+    pub lines: Summary,
+    /// Lines from tetrises over all lines cleared, over the whole batch.
     pub tetris_rate: f64,
-    /// Mean lines burned (singles, doubles, triples) per game.
-    pub mean_burned_lines: f64,
+    /// Lines burned (singles, doubles, triples) per game.
+    pub burned_lines: Summary,
+    /// Games that reached level 29.
+    pub reached_level_29: u64,
+    /// Games that reached the 999,999 cap.
+    pub maxed_out: u64,
     /// Share of games that reached 999,999.
     pub maxout_share: f64,
     /// Mean uncapped score at 130, 230 and 330 lines, over the games that got there.
     pub mean_score_at_lines: Vec<(u32, Option<f64>)>,
-    /// Share of games that ended before 230 lines.
+    /// Share of games that ended (top-out) before 230 lines.
     pub ended_before_230: f64,
-    /// Games that reached level 29.
-    pub reached_level_29: usize,
-    /// Median and 99th percentile of the per-piece decision time, in milliseconds.
+    /// Per-piece decision time in milliseconds: median of the games' medians.
     pub decision_ms_median: f64,
-    /// 99th percentile of the per-piece decision time, in milliseconds.
+    /// Per-piece decision time in milliseconds: the largest of the games' 99th percentiles.
     pub decision_ms_p99: f64,
 }
 
-/// The value at quantile `q` of sorted values (nearest rank).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+/// The report, filled one game at a time (memory: a few numbers per game).
+#[derive(Clone, Debug, Default)]
+pub struct BenchReport {
+    uncapped: bool,
+    scores: Vec<f64>,
+    capped: Vec<f64>,
+    uncapped_scores: Vec<f64>,
+    lines: Vec<f64>,
+    burned: Vec<f64>,
+    clears: [u64; 4],
+    at_lines: [(f64, u64); 3],
+    ended_before_230: u64,
+    decision_medians: Vec<f64>,
+    decision_p99: f64,
+    reached_level_29: u64,
+    maxed_out: u64,
+    first_failure: Option<GameSummary>,
 }
 
-/// The headline score of a game under these options.
-#[must_use]
-pub fn headline_score(options: &BenchOptions, r: &GameResult) -> u64 {
-    if options.uncapped {
-        r.uncapped_score
-    } else {
-        u64::from(r.score)
+impl BenchReport {
+    /// An empty report; `uncapped`: the headline score is the one without the cap.
+    #[must_use]
+    pub fn new(uncapped: bool) -> BenchReport {
+        BenchReport {
+            uncapped,
+            ..BenchReport::default()
+        }
     }
-}
 
-/// Summarises games played under `options`.
-#[must_use]
-pub fn summarize(options: &BenchOptions, results: &[GameResult]) -> Summary {
-    let n = results.len().max(1) as f64;
-    let scores: Vec<f64> = results
-        .iter()
-        .map(|r| headline_score(options, r) as f64)
-        .collect();
-    let mean = scores.iter().sum::<f64>() / n;
-    let var = if scores.len() > 1 {
-        scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    let mut sorted = scores.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = if sorted.is_empty() {
-        f64::NAN
-    } else if sorted.len() % 2 == 1 {
-        sorted[sorted.len() / 2]
-    } else {
-        (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0
-    };
-    let cleared: u32 = results
-        .iter()
-        .map(|r| {
-            r.clears
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (i as u32 + 1) * c)
-                .sum::<u32>()
-        })
-        .sum();
-    let tetris_lines: u32 = results.iter().map(|r| 4 * r.clears[3]).sum();
-    let mut times: Vec<f64> = results
-        .iter()
-        .flat_map(|r| r.decision_micros.iter().map(|&us| f64::from(us) / 1000.0))
-        .collect();
-    times.sort_by(f64::total_cmp);
-    Summary {
-        games: results.len(),
-        mean_score: mean,
-        ci95_score: 1.96 * (var / n).sqrt(),
-        sd_score: var.sqrt(),
-        median_score: median,
-        p10_score: quantile(&sorted, 0.1),
-        p90_score: quantile(&sorted, 0.9),
-        mean_capped_score: results.iter().map(|r| f64::from(r.score)).sum::<f64>() / n,
-        mean_uncapped_score: results.iter().map(|r| r.uncapped_score as f64).sum::<f64>() / n,
-        mean_lines: results.iter().map(|r| f64::from(r.lines)).sum::<f64>() / n,
-        tetris_rate: if cleared == 0 {
-            0.0
+    /// Adds a finished game.
+    pub fn add(&mut self, game: &GameSummary) {
+        let headline = if self.uncapped {
+            game.uncapped_score as f64
         } else {
-            f64::from(tetris_lines) / f64::from(cleared)
-        },
-        mean_burned_lines: results
-            .iter()
-            .map(|r| f64::from(r.burned_lines()))
-            .sum::<f64>()
-            / n,
-        maxout_share: results
-            .iter()
-            .filter(|r| r.uncapped_score >= 999_999)
-            .count() as f64
-            / n,
-        mean_score_at_lines: [130u32, 230, 330]
-            .into_iter()
-            .map(|lines| {
-                let at: Vec<f64> = results
-                    .iter()
-                    .filter_map(|r| r.score_at_lines(lines))
-                    .map(|s| s as f64)
-                    .collect();
-                (
-                    lines,
-                    (!at.is_empty()).then(|| at.iter().sum::<f64>() / at.len() as f64),
-                )
-            })
-            .collect(),
-        ended_before_230: results
-            .iter()
-            .filter(|r| r.lines < 230 && !matches!(r.end, GameEnd::LineCap))
-            .count() as f64
-            / n,
-        reached_level_29: results.iter().filter(|r| r.level >= 29).count(),
-        decision_ms_median: quantile(&times, 0.5),
-        decision_ms_p99: quantile(&times, 0.99),
+            f64::from(game.score)
+        };
+        self.scores.push(headline);
+        self.capped.push(f64::from(game.score));
+        self.uncapped_scores.push(game.uncapped_score as f64);
+        self.lines.push(f64::from(game.lines));
+        self.burned.push(f64::from(game.burned_lines()));
+        for (total, &n) in self.clears.iter_mut().zip(&game.clears) {
+            *total += u64::from(n);
+        }
+        for (acc, score) in self.at_lines.iter_mut().zip(game.score_at_lines) {
+            if let Some(s) = score {
+                acc.0 += s as f64;
+                acc.1 += 1;
+            }
+        }
+        self.ended_before_230 += u64::from(
+            game.lines < 230 && !matches!(game.end, GameEnd::LineCap | GameEnd::FrameCap),
+        );
+        if game.pieces > 0 {
+            self.decision_medians.push(game.decision_ms.0);
+            self.decision_p99 = self.decision_p99.max(game.decision_ms.1);
+        }
+        self.reached_level_29 += u64::from(game.level >= 29);
+        self.maxed_out += u64::from(game.uncapped_score >= u64::from(MAX_SCORE));
+        if game.failed() && self.first_failure.is_none() {
+            self.first_failure = Some(game.clone());
+        }
+    }
+
+    /// The first game that did not finish cleanly ([`GameSummary::failed`]).
+    #[must_use]
+    pub fn first_failure(&self) -> Option<&GameSummary> {
+        self.first_failure.as_ref()
+    }
+
+    /// The statistics so far; `None` before the first game.
+    #[must_use]
+    pub fn summary(&self) -> Option<BenchSummary> {
+        let games = self.scores.len() as u64;
+        let lines_cleared: u64 = self.clears.iter().zip(1..).map(|(&n, size)| size * n).sum();
+        let mut medians = self.decision_medians.clone();
+        medians.sort_by(f64::total_cmp);
+        Some(BenchSummary {
+            games,
+            score: Summary::of(&self.scores)?,
+            capped_score: Summary::of(&self.capped)?,
+            uncapped_score: Summary::of(&self.uncapped_scores)?,
+            lines: Summary::of(&self.lines)?,
+            tetris_rate: if lines_cleared == 0 {
+                0.0
+            } else {
+                (4 * self.clears[3]) as f64 / lines_cleared as f64
+            },
+            burned_lines: Summary::of(&self.burned)?,
+            reached_level_29: self.reached_level_29,
+            maxed_out: self.maxed_out,
+            maxout_share: self.maxed_out as f64 / games as f64,
+            mean_score_at_lines: SCORE_CHECKPOINTS
+                .iter()
+                .zip(self.at_lines)
+                .map(|(&l, (sum, n))| (l, (n > 0).then(|| sum / n as f64)))
+                .collect(),
+            ended_before_230: self.ended_before_230 as f64 / games as f64,
+            decision_ms_median: if medians.is_empty() {
+                0.0
+            } else {
+                playfield_report::stats::median(&medians)
+            },
+            decision_ms_p99: self.decision_p99,
+        })
+    }
+
+    /// The scores, in game order.
+    #[must_use]
+    pub fn scores(&self) -> &[f64] {
+        &self.scores
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn game(index: u64, score: u32, level: u8, end: GameEnd) -> GameSummary {
+        GameSummary {
+            game: index + 1,
+            seed: index,
+            score,
+            lines: score / 1000,
+            level,
+            frames: 1,
+            pieces: 1,
+            end,
+            uncapped_score: u64::from(score),
+            clears: [1, 0, 0, 1],
+            score_at_lines: [None; 3],
+            decision_ms: (1.0, 2.0),
+        }
+    }
+
+    #[test]
+    fn report_counts_and_summarises() {
+        let mut report = BenchReport::new(false);
+        assert!(report.summary().is_none());
+        report.add(&game(0, 100_000, 20, GameEnd::TopOut));
+        report.add(&game(1, MAX_SCORE, 29, GameEnd::TopOut));
+        report.add(&game(2, 50_000, 19, GameEnd::Stopped("ROM".into())));
+        let s = report.summary().unwrap();
+        assert_eq!((s.games, s.reached_level_29, s.maxed_out), (3, 1, 1));
+        assert_eq!(s.score.median, 100_000.0);
+        assert_eq!(report.first_failure().map(|g| g.game), Some(3));
+    }
+
+    #[test]
+    fn a_printed_game_seed_replays_that_game() {
+        let config = BenchConfig {
+            game: GameConfig::a_type(18, 0),
+            input: InputModel::new("X.", true, 18).unwrap(),
+            seed: 7,
+            games: 10,
+            game_seed: None,
+            player: Player::birken(InputModel::new("X.", true, 18).unwrap()),
+            uncapped: false,
+        };
+        let third = config.seed_of(2);
+        let single = BenchConfig {
+            game_seed: Some(third),
+            ..config.clone()
+        };
+        assert_eq!(single.game_count(), 1);
+        assert_eq!(single.game_config(0), config.game_config(2));
+    }
 
     #[test]
     fn formats_parse_and_bad_options_are_refused() {

@@ -97,11 +97,12 @@ pub fn split_mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seed of game `index` in a run started from `run_seed` (`playfield nes play --seed`): the
-/// same whatever the number of threads or machines the games are spread over.
+/// The seed of game `index` of a batch started from `batch_seed` (game 0 is the first). It
+/// depends on nothing else (not on threads or order), so a batch's printed per-game seed,
+/// given as the seed of a single game, replays exactly that game.
 #[must_use]
-pub fn game_seed(run_seed: u64, index: u32) -> u64 {
-    split_mix(split_mix(run_seed) ^ u64::from(index))
+pub fn game_seed(batch_seed: u64, index: u64) -> u64 {
+    split_mix(split_mix(batch_seed) ^ index)
 }
 
 /// Why a game stopped.

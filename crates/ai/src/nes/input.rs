@@ -47,11 +47,13 @@ impl InputModel {
         if timeline.is_empty() || timeline.len() > MAX_TIMELINE || !timeline.starts_with('X') {
             return Err(bad());
         }
+        // One press per cycle, at its start: any other `X` (as in `X.X`) is outside the grammar.
         let timeline = timeline
             .chars()
-            .map(|c| match c {
-                'X' | 'x' => Ok(true),
-                '.' => Ok(false),
+            .enumerate()
+            .map(|(i, c)| match c {
+                'X' if i == 0 => Ok(true),
+                '.' if i > 0 => Ok(false),
                 _ => Err(bad()),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -91,5 +93,20 @@ impl InputModel {
             .iter()
             .map(|&x| if x { 'X' } else { '.' })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeline_grammar_is_x_then_dots() {
+        for good in ["X", "X.", "X...", "X..............."] {
+            assert!(InputModel::new(good, true, 0).is_ok(), "{good}");
+        }
+        for bad in ["", ".X", "X.X", "XX", "x.", "X.a", "X................"] {
+            assert!(InputModel::new(bad, true, 0).is_err(), "{bad}");
+        }
     }
 }

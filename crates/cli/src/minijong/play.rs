@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use playfield_minijong::game::Buzz;
 use playfield_minijong::solver::solve_limited;
 use playfield_minijong::{Board, Direction, FireOutcome, Game, Pair, solvable_deal};
@@ -150,16 +150,20 @@ pub fn run(seed: Option<u64>, solvable: bool) -> anyhow::Result<()> {
         (seed, Board::deal(seed))
     };
     let mut app = App::new(Game::new(board), seed);
-    // try_init installs a panic hook that restores the terminal; restore on every other exit.
-    let mut terminal = ratatui::try_init().context("setting up the terminal")?;
-    let result = event_loop(&mut terminal, &mut app);
-    ratatui::restore();
-    result
+    let (mut terminal, _guard) = crate::tui::enter("minijong play")?;
+    event_loop(&mut terminal, &mut app)
 }
 
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App) -> anyhow::Result<()> {
     loop {
         terminal.draw(|frame| draw(frame, app))?;
+        if crate::tui::terminated() {
+            return Ok(());
+        }
+        // Poll rather than block, so SIGTERM/SIGHUP end the view within 100 ms.
+        if !event::poll(std::time::Duration::from_millis(100))? {
+            continue;
+        }
         if let Event::Key(key) = event::read()? {
             if key.kind != KeyEventKind::Press {
                 continue;

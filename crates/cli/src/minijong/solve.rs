@@ -1,6 +1,6 @@
 //! `playfield minijong solve`.
 
-use std::io::Write;
+use std::fmt::Write as _;
 
 use anyhow::Context;
 use playfield_minijong::board::{LEVELS, level_side};
@@ -24,7 +24,8 @@ pub fn run(seed: u64, json: bool, max_nodes: Option<u64>) -> anyhow::Result<()> 
     let solution = solve_limited(&board, &board.initial_heights(), limit).with_context(|| {
         format!("deal {seed} not decided within --max-nodes {limit} search positions")
     })?;
-    let mut out = std::io::stdout().lock();
+    let mut text = String::new();
+    let out = &mut text;
     if json {
         let answer = Answer {
             seed,
@@ -36,9 +37,8 @@ pub fn run(seed: u64, json: bool, max_nodes: Option<u64>) -> anyhow::Result<()> 
                 .map(|p| [p.a.to_array(), p.b.to_array()])
                 .collect(),
         };
-        serde_json::to_writer(&mut out, &answer)?;
-        writeln!(out)?;
-        return Ok(());
+        writeln!(out, "{}", serde_json::to_string(&answer)?)?;
+        return print(&text);
     }
     writeln!(out, "Minijong deal {seed} (faces 1..=21 shown as A..U)")?;
     for level in 0..LEVELS {
@@ -84,6 +84,14 @@ pub fn run(seed: u64, json: bool, max_nodes: Option<u64>) -> anyhow::Result<()> 
             p.b.to_array()
         )?;
     }
+    print(&text)
+}
+
+/// Prints the answer through the one output path.
+fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = crate::output::Out::new();
+    out.line(text.trim_end())?;
+    out.flush()?;
     Ok(())
 }
 

@@ -1,8 +1,8 @@
-//! `playfield minijong stats`: solve many deals in parallel and summarise.
+//! `playfield minijong stats`: solve many deals in parallel and summarise (statistics from
+//! `playfield_report`).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
@@ -10,8 +10,29 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use playfield_minijong::Board;
 use playfield_minijong::solver::solve_limited;
+use playfield_report::chart;
+use playfield_report::stats::{percentile, wilson};
 use rayon::prelude::*;
 use serde::Serialize;
+
+use crate::files::OutputFile;
+use crate::output::Out;
+
+/// The command's settings.
+pub struct StatsRun<'a> {
+    /// Number of deals.
+    pub deals: u64,
+    /// First seed.
+    pub seed: u64,
+    /// JSON output.
+    pub json: bool,
+    /// SVG histogram of solver times.
+    pub plot: Option<&'a Path>,
+    /// Search budget per deal.
+    pub max_nodes: u64,
+    /// Worker threads.
+    pub threads: Option<usize>,
+}
 
 /// One deal's result. Everything but the time is the same for any thread count.
 struct Deal {
@@ -45,19 +66,44 @@ struct Summary {
     threads: usize,
 }
 
+/// What the deals add up to, kept as they finish (a few bytes per deal).
+#[derive(Default)]
+struct Tally {
+    winnable: u64,
+    undecided: u64,
+    tiles_left: BTreeMap<usize, u64>,
+    seconds: Vec<f64>,
+}
+
+impl Tally {
+    fn add(&mut self, d: &Deal) {
+        match d.winnable {
+            None => self.undecided += 1,
+            Some(true) => self.winnable += 1,
+            Some(false) => {}
+        }
+        if let Some(t) = d.tiles_left {
+            *self.tiles_left.entry(t).or_insert(0) += 1;
+        }
+        self.seconds.push(d.seconds);
+    }
+}
+
 /// Runs the command.
-pub fn run(
-    deals: u64,
-    seed: u64,
-    json: bool,
-    plot: Option<&Path>,
-    max_nodes: u64,
-) -> anyhow::Result<()> {
+pub fn run(r: &StatsRun<'_>) -> anyhow::Result<()> {
+    let seed = r.seed;
     let last = seed
-        .checked_add(deals - 1)
+        .checked_add(r.deals - 1)
         .context("--seed + --deals overflows a 64-bit seed")?;
+    let plot = match r.plot {
+        Some(path) => Some(OutputFile::create(path, "--plot")?),
+        None => None,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(r.threads.unwrap_or(0))
+        .build()?;
     let bar = ProgressBar::with_draw_target(
-        Some(deals),
+        Some(r.deals),
         if std::io::stderr().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
@@ -68,199 +114,98 @@ pub fn run(
         ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {elapsed} (eta {eta})")
             .context("progress bar template")?,
     );
-    // Ordered collect: results line up with seeds whatever the thread count.
-    let results: Vec<Deal> = (seed..=last)
-        .into_par_iter()
-        .map(|s| {
-            let board = Board::deal(s);
-            let start = Instant::now();
-            let solution = solve_limited(&board, &board.initial_heights(), max_nodes);
-            let seconds = start.elapsed().as_secs_f64();
-            bar.inc(1);
-            Deal {
-                winnable: solution.as_ref().map(|s| s.winnable),
-                tiles_left: solution.map(|s| s.tiles_left),
-                seconds,
-            }
-        })
-        .collect();
+    let mut tally = Tally::default();
+    let chunk = 4096u64;
+    let mut first = seed;
+    loop {
+        let end = first.saturating_add(chunk - 1).min(last);
+        let done: Vec<Deal> = pool.install(|| {
+            (first..=end)
+                .into_par_iter()
+                .map(|s| {
+                    let board = Board::deal(s);
+                    let start = Instant::now();
+                    let solution = solve_limited(&board, &board.initial_heights(), r.max_nodes);
+                    let seconds = start.elapsed().as_secs_f64();
+                    bar.inc(1);
+                    Deal {
+                        winnable: solution.as_ref().map(|s| s.winnable),
+                        tiles_left: solution.map(|s| s.tiles_left),
+                        seconds,
+                    }
+                })
+                .collect()
+        });
+        done.iter().for_each(|d| tally.add(d));
+        if end == last {
+            break;
+        }
+        first = end + 1;
+    }
     bar.finish_and_clear();
 
-    let summary = summarise(&results, seed, max_nodes);
-    if let Some(path) = plot {
-        let svg = time_histogram_svg(&results);
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
-    }
-    let mut out = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer(&mut out, &summary)?;
-        writeln!(out)?;
-    } else {
-        writeln!(out, "deals: {} (seeds {}..={})", summary.deals, seed, last)?;
-        writeln!(
-            out,
-            "winnable: {} of {} decided = {:.4}, 95% CI [{:.4}, {:.4}] (Wilson)",
-            summary.winnable,
-            summary.deals - summary.undecided,
-            summary.fraction,
-            summary.ci95[0],
-            summary.ci95[1]
-        )?;
-        writeln!(
-            out,
-            "undecided after {} search positions: {}",
-            summary.max_nodes, summary.undecided
-        )?;
-        let hist: Vec<String> = summary
-            .tiles_left
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect();
-        writeln!(out, "best result, tiles left -> deals: {}", hist.join(", "))?;
-        writeln!(
-            out,
-            "solver time per deal: median {:.3} ms, p99 {:.3} ms, max {:.3} ms ({} threads)",
-            summary.time_ms.median, summary.time_ms.p99, summary.time_ms.max, summary.threads
-        )?;
-    }
-    Ok(())
-}
-
-fn summarise(results: &[Deal], seed: u64, max_nodes: u64) -> Summary {
-    let undecided = results.iter().filter(|d| d.winnable.is_none()).count() as u64;
-    let n = results.len() as u64 - undecided;
-    let winnable = results.iter().filter(|d| d.winnable == Some(true)).count() as u64;
-    let mut tiles_left = BTreeMap::new();
-    for d in results {
-        if let Some(t) = d.tiles_left {
-            *tiles_left.entry(t).or_insert(0) += 1;
-        }
-    }
-    let mut ms: Vec<f64> = results.iter().map(|d| d.seconds * 1e3).collect();
+    let threads = pool.current_num_threads();
+    let mut ms: Vec<f64> = tally.seconds.iter().map(|s| s * 1e3).collect();
     ms.sort_by(f64::total_cmp);
-    Summary {
-        deals: results.len() as u64,
+    let decided = r.deals - tally.undecided;
+    let ci = wilson(tally.winnable, decided);
+    let summary = Summary {
+        deals: r.deals,
         first_seed: seed,
-        winnable,
-        undecided,
-        max_nodes,
-        fraction: if n == 0 {
+        winnable: tally.winnable,
+        undecided: tally.undecided,
+        max_nodes: r.max_nodes,
+        fraction: if decided == 0 {
             0.0
         } else {
-            winnable as f64 / n as f64
+            tally.winnable as f64 / decided as f64
         },
-        ci95: wilson(winnable, n),
-        tiles_left,
+        ci95: [ci.low, ci.high],
+        tiles_left: tally.tiles_left.clone(),
         time_ms: TimeMs {
             median: percentile(&ms, 0.5),
             p99: percentile(&ms, 0.99),
             max: ms.last().copied().unwrap_or(0.0),
         },
-        threads: rayon::current_num_threads(),
+        threads,
+    };
+    let mut out = Out::new();
+    if r.json {
+        out.line(serde_json::to_string(&summary)?)?;
+    } else {
+        out.line(format!(
+            "deals: {} (seeds {}..={})",
+            summary.deals, seed, last
+        ))?;
+        out.line(format!(
+            "winnable: {} of {} decided = {:.4}, 95% CI [{:.4}, {:.4}] (Wilson)",
+            summary.winnable, decided, summary.fraction, summary.ci95[0], summary.ci95[1]
+        ))?;
+        out.line(format!(
+            "undecided after {} search positions: {}",
+            summary.max_nodes, summary.undecided
+        ))?;
+        let hist: Vec<String> = summary
+            .tiles_left
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        out.line(format!(
+            "best result, tiles left -> deals: {}",
+            hist.join(", ")
+        ))?;
+        out.line(format!(
+            "solver time per deal: median {:.3} ms, p99 {:.3} ms, max {:.3} ms ({} threads)",
+            summary.time_ms.median, summary.time_ms.p99, summary.time_ms.max, summary.threads
+        ))?;
     }
-}
-
-/// Wilson score interval for `k` successes in `n` trials, 95% (z = 1.96).
-pub fn wilson(k: u64, n: u64) -> [f64; 2] {
-    if n == 0 {
-        return [0.0, 1.0];
+    out.flush()?;
+    if let Some(file) = plot {
+        let svg = chart::duration_histogram(
+            &format!("Minijong solver time per deal ({} deals)", r.deals),
+            &tally.seconds,
+        )?;
+        file.commit_bytes(svg.as_bytes())?;
     }
-    let (n, p, z) = (n as f64, k as f64 / n as f64, 1.959_963_984_540_054);
-    let centre = p + z * z / (2.0 * n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    let denom = 1.0 + z * z / n;
-    [
-        ((centre - half) / denom).max(0.0),
-        ((centre + half) / denom).min(1.0),
-    ]
-}
-
-/// Nearest-rank percentile of sorted values.
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-/// A hand-written SVG histogram of solver time per deal, on a log scale (decades from 10 µs).
-fn time_histogram_svg(results: &[Deal]) -> String {
-    const BINS_PER_DECADE: usize = 5;
-    const DECADES: usize = 7; // 10 µs .. 100 s
-    let nbins = BINS_PER_DECADE * DECADES;
-    let mut counts = vec![0u64; nbins];
-    for d in results {
-        let x = (d.seconds * 1e6 / 10.0).max(1.0).log10() * BINS_PER_DECADE as f64;
-        counts[(x as usize).min(nbins - 1)] += 1;
-    }
-    let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
-    let (w, h, left, bottom) = (700.0, 300.0, 50.0, 40.0);
-    let bw = (w - left - 10.0) / nbins as f64;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">"#
-    );
-    let _ = writeln!(svg, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        svg,
-        r#"<text x="{}" y="14" text-anchor="middle">Minijong solver time per deal ({} deals), log scale</text>"#,
-        w / 2.0,
-        results.len()
-    );
-    let plot_h = h - bottom - 25.0;
-    for (i, &c) in counts.iter().enumerate() {
-        let bh = c as f64 / top * plot_h;
-        let x = left + i as f64 * bw;
-        let _ = writeln!(
-            svg,
-            r##"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a7ab5"><title>{c}</title></rect>"##,
-            h - bottom - bh,
-            bw - 1.0
-        );
-    }
-    for (d, label) in ["10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s", "100s"]
-        .iter()
-        .enumerate()
-    {
-        let x = left + (d * BINS_PER_DECADE) as f64 * bw;
-        let _ = writeln!(
-            svg,
-            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{label}</text>"#,
-            h - bottom + 15.0
-        );
-    }
-    let _ = writeln!(
-        svg,
-        r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})">deals (max {top})</text>"#,
-        h / 2.0,
-        h / 2.0
-    );
-    svg.push_str("</svg>\n");
-    svg
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_interval_brackets_the_fraction() {
-        let [lo, hi] = wilson(90, 100);
-        assert!(lo < 0.9 && 0.9 < hi);
-        assert!(
-            (lo - 0.8256).abs() < 1e-3 && (hi - 0.9448).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson(0, 0), [0.0, 1.0]);
-    }
-
-    #[test]
-    fn percentile_is_nearest_rank() {
-        let v: Vec<f64> = (1..=100).map(f64::from).collect();
-        assert_eq!(percentile(&v, 0.5), 50.0);
-        assert_eq!(percentile(&v, 0.99), 99.0);
-        assert_eq!(percentile(&[3.0], 0.99), 3.0);
-    }
+    Ok(())
 }

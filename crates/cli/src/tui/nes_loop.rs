@@ -115,7 +115,7 @@ impl Speed {
         }
         match s.parse::<f64>() {
             Ok(x) if x.is_finite() && (1.0 / 64.0..=1024.0).contains(&x) => Ok(Speed::Times(x)),
-            _ => bail!("invalid speed {s:?}: expected a number from 1/64 to 1024 or \"max\""),
+            _ => bail!("must be a number from 0.015625 (1/64) to 1024, or max"),
         }
     }
 
@@ -150,6 +150,9 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
     // Games that ended so far (a movie may hold several).
     let mut top_outs = 0u32;
     loop {
+        if super::terminated() {
+            return Ok(());
+        }
         while event::poll(Duration::ZERO)? {
             let Event::Key(k) = event::read()? else {
                 continue;
@@ -311,6 +314,9 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
     let start = Instant::now();
     let title = "you (keyboard)".to_owned();
     loop {
+        if super::terminated() {
+            return Ok(());
+        }
         let due = (start.elapsed().as_secs_f64() * NTSC_FPS) as u64;
         while nes.frame() < due {
             let now = Instant::now();
@@ -357,7 +363,9 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
             );
         })?;
         let next = Duration::from_secs_f64((nes.frame() + 1) as f64 / NTSC_FPS);
-        let wait = next.saturating_sub(start.elapsed());
+        let wait = next
+            .saturating_sub(start.elapsed())
+            .min(Duration::from_millis(50));
         if event::poll(wait)? {
             while event::poll(Duration::ZERO)? {
                 let Event::Key(k) = event::read()? else {
@@ -390,7 +398,8 @@ mod tests {
         assert_eq!(Speed::parse("0.5").unwrap(), Speed::Times(0.5));
         for bad in ["0", "-1", "fast", "NaN", "5000"] {
             let err = Speed::parse(bad).unwrap_err().to_string();
-            assert!(err.contains(bad) && err.contains("max"), "{err}");
+            // clap prefixes the value and the option; the reason gives the range.
+            assert!(err.contains("1024") && err.contains("max"), "{bad}: {err}");
         }
     }
 

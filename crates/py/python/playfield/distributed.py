@@ -36,7 +36,7 @@ def _play(index: int, seed: int, options: dict[str, Any]) -> tuple[int, dict[str
             with open(marker, "w") as f:
                 f.write(str(os.getpid()))
             os._exit(1)
-    result = _playfield.play_nes_game(seed, **options)
+    result = _playfield.play_nes_game(seed, index=index, **options)
     return index, result
 
 
@@ -89,25 +89,8 @@ def end_text(end: Any) -> str:
 
 
 def game_line(index: int, r: dict[str, Any], as_json: bool) -> str:
-    end = json.loads(r["end"])
-    if as_json:
-        return json.dumps(
-            {
-                "game": index + 1,
-                "seed": r["seed"],
-                "score": r["score"],
-                "lines": r["lines"],
-                "level": r["level"],
-                "frames": r["frames"],
-                "pieces": r["pieces"],
-                "end": end,
-            },
-            separators=(",", ":"),
-        )
-    return (
-        f"game {index + 1}: score {r['score']} lines {r['lines']} level {r['level']} "
-        f"frames {r['frames']} ({end_text(end)})"
-    )
+    """The game's line exactly as ``playfield nes bench`` prints it (made by the same Rust code)."""
+    return r["json"] if as_json else r["text"]
 
 
 def summary_line(s: dict[str, Any], as_json: bool) -> str | None:

@@ -1,4 +1,5 @@
 //! `playfield minijong ...` subcommands: play in the terminal, solve a deal, measure many deals.
+//! (Minijong has no AI player to watch or bench: `solve` and `stats` are its solver's verbs.)
 
 mod play;
 mod solve;
@@ -26,14 +27,15 @@ pub enum Command {
         /// Print `{"seed","board","winnable","solution"}` as JSON.
         #[arg(long)]
         json: bool,
-        /// Give up (exit 1) after this many search positions (default: search to the end).
-        #[arg(long)]
+        /// Give up (exit 1) after this many search positions, 1 to 10^15 (default: search to the
+        /// end).
+        #[arg(long, value_parser = crate::checks::int(1u64, MAX_NODES))]
         max_nodes: Option<u64>,
     },
     /// Solve many deals in parallel: winnable fraction (95% CI) and solver time per deal.
     Stats {
-        /// Number of deals (seeds S, S+1, ...).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Number of deals (seeds S, S+1, ...), 1 to 10,000,000.
+        #[arg(long, value_parser = crate::checks::int(1, crate::checks::MAX_DEALS))]
         deals: u64,
         /// First seed.
         #[arg(long, default_value_t = 0)]
@@ -45,11 +47,18 @@ pub enum Command {
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<std::path::PathBuf>,
         /// Give up on a deal after this many search positions and count it as undecided
-        /// (a few deals in a hundred thousand need minutes to prove unwinnable).
-        #[arg(long, default_value_t = 5_000_000)]
+        /// (a few deals in a hundred thousand need minutes to prove unwinnable), 1 to 10^15.
+        #[arg(long, default_value_t = 5_000_000, value_parser = crate::checks::int(1u64, MAX_NODES))]
         max_nodes: u64,
+        /// Worker threads, 1 to 256 (default: one per core). Results other than times do not
+        /// depend on it.
+        #[arg(long, value_parser = crate::checks::int(1, crate::checks::MAX_THREADS))]
+        threads: Option<usize>,
     },
 }
+
+/// The largest search budget accepted.
+const MAX_NODES: u64 = 1_000_000_000_000_000;
 
 /// Runs one `minijong` subcommand.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
@@ -66,6 +75,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             json,
             plot,
             max_nodes,
-        } => stats::run(deals, seed, json, plot.as_deref(), max_nodes),
+            threads,
+        } => stats::run(&stats::StatsRun {
+            deals,
+            seed,
+            json,
+            plot: plot.as_deref(),
+            max_nodes,
+            threads,
+        }),
     }
 }

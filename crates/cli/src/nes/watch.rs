@@ -26,15 +26,18 @@ const MAX_FRAMES: u64 = 36_000;
 #[derive(Debug, Args)]
 pub struct WatchArgs {
     /// Start level (0-19; 10-19 are chosen with A held on Start, as on the NES).
-    #[arg(long, value_name = "N", default_value_t = 18, value_parser = clap::value_parser!(u8).range(0..=19))]
+    #[arg(long, value_name = "N", default_value_t = 18, value_parser = crate::checks::int(0u8, 19))]
     level: u8,
-    /// Seed of the game (it picks the frames waited in the menus, hence the RNG and the pieces).
+    /// Seed of the game (it picks the frames waited in the menus, hence the RNG and the pieces);
+    /// a seed printed by `nes bench` with its default input settings shows that game.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
-    /// Speed: a multiple of real time (60.0988 frames/s), e.g. 1, 2, 0.5, or "max".
+    /// Speed: a multiple of real time (60.0988 frames/s) from 1/64 to 1024, e.g. 1, 2, 0.5, or
+    /// "max".
     #[arg(long, value_name = "X", default_value = "1", value_parser = Speed::parse)]
     speed: Speed,
-    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM).
+    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM); its SHA-1 is
+    /// checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
 }
@@ -52,12 +55,10 @@ fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
 }
 
 /// `playfield nes watch`.
-pub fn watch(args: &WatchArgs) -> Result<()> {
+pub fn run(args: &WatchArgs) -> Result<()> {
     // Refuse before the (short) precomputation, so a pipe gets its error at once.
-    if !std::io::stdout().is_terminal() {
-        anyhow::bail!("nes watch needs a terminal (standard output is not one)");
-    }
-    let demo = crate::nes::demo_data(args.rom.as_ref())?;
+    crate::tui::require_terminal("nes watch")?;
+    let demo = super::demo_data(args.rom.as_ref())?;
     watch_game(args.level, args.seed, args.speed, demo)
 }
 
@@ -69,7 +70,9 @@ fn watch_game(
 ) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
-    eprintln!("computing the AI's game (level {level}, seed {seed})...");
+    crate::output::note(format!(
+        "computing the AI's game (level {level}, seed {seed})..."
+    ));
     let mut player = MoviePlayer::with_targets(game_lines(level, seed)?, &nes);
     crate::tui::watch(
         &mut nes,
@@ -124,10 +127,14 @@ pub fn run_default() -> Result<()> {
         return watch_game(LEVEL, SEED, Speed::Times(1.0), None);
     }
     let s = headless(LEVEL, SEED)?;
-    println!("NES Tetris, start level {LEVEL}, seed {SEED}, {PLAYER_NAME}");
-    println!("score: {}", s.score);
-    println!("lines: {}", s.lines);
-    println!("level: {}", s.level);
-    println!("frames: {}", s.frames);
+    let mut out = crate::output::Out::new();
+    out.line(format!(
+        "NES Tetris, start level {LEVEL}, seed {SEED}, {PLAYER_NAME}"
+    ))?;
+    out.line(format!("score: {}", s.score))?;
+    out.line(format!("lines: {}", s.lines))?;
+    out.line(format!("level: {}", s.level))?;
+    out.line(format!("frames: {}", s.frames))?;
+    out.flush()?;
     Ok(())
 }

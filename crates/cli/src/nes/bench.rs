@@ -1,0 +1,441 @@
+//! `playfield nes bench`: the AI plays whole NES Tetris games from power-on through the gamepad,
+//! in parallel, and the batch's report is printed. The options map onto
+//! [`playfield_ai::nes::bench::BenchConfig`]; the statistics are
+//! [`playfield_ai::nes::bench::BenchReport`]'s.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use playfield_ai::nes::bench::{BenchConfig, BenchReport, BenchSummary, GameSummary};
+use playfield_ai::nes::bench::{Format, end_text};
+use playfield_ai::nes::{
+    GameConfig, GameEnd, GameResult, InputModel, Player, ScoreWeights, play_game,
+};
+use playfield_nes::fm2::{InputLine, Movie};
+use playfield_report::chart::{self, Histogram, ScoreSample};
+use playfield_rom::{Lockstep, Rom};
+use rayon::prelude::*;
+
+use crate::checks::{MAX_GAME_FRAMES, MAX_GAMES, MAX_THREADS, int, not_applicable};
+use crate::files::{OutputFile, check_output_dir};
+use crate::output::Out;
+
+/// The game type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameType {
+    /// A-type: play until top-out.
+    A,
+    /// B-type: clear 25 lines from a start height.
+    B,
+}
+
+/// Which AI plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlayerName {
+    /// The score player: tetrises in a right well, risk from what the input timeline can still
+    /// reach, the preview weighed over the randomizer's odds (`--weights` loads other weights).
+    Score,
+    /// Birken's evaluator with two-piece lookahead: survival, the reference.
+    Birken,
+}
+
+/// Arguments of `nes bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The benchmark format, a preset of the options below: `rom` the unmodified game (start
+    /// 18, `X.`, reaction 18); `betatetris` BetaTetris's benchmark (start 18, `X.`, reaction 18,
+    /// double speed from level 39, game ends at 430 lines, uncapped score); `unlimited` the
+    /// unmodified game at 60 Hz (`X`) with no reaction delay. Options given explicitly override
+    /// the preset.
+    #[arg(long, value_name = "FORMAT", default_value = "rom", value_parser = parse_format)]
+    format: Format,
+    /// Which AI plays.
+    #[arg(long, value_enum, default_value_t = PlayerName::Score)]
+    player: PlayerName,
+    /// The score player's weights as JSON (every term, no other; see crates/ai/weights/).
+    #[arg(long, value_name = "FILE.json")]
+    weights: Option<PathBuf>,
+    /// Start level, 0-19 (10-19 are chosen with A held + Start, as a player does). Default: the
+    /// format's (18).
+    #[arg(long, value_name = "N", value_parser = int(0u8, 19))]
+    level: Option<u8>,
+    /// Game type.
+    #[arg(long = "type", value_enum, default_value_t = GameType::A)]
+    game_type: GameType,
+    /// B-type start height, 0-5 (B-type only).
+    #[arg(long, value_name = "H", value_parser = int(0u8, 5))]
+    height: Option<u8>,
+    /// Music 0-3 (3 = off).
+    #[arg(long, value_name = "M", default_value_t = 3, value_parser = int(0u8, 3))]
+    music: u8,
+    /// Seed of the batch: game i's own seed is derived from it and i, and printed with the game.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0,
+        conflicts_with = "game_seed"
+    )]
+    seed: u64,
+    /// Play only the game with this seed, as printed by an earlier batch with the same options.
+    #[arg(long, value_name = "S", conflicts_with = "games")]
+    game_seed: Option<u64>,
+    /// Number of games, 1 to 1,000,000 (played in parallel).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = int(1, MAX_GAMES))]
+    games: u64,
+    /// Worker threads, 1 to 256 (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = int(1, MAX_THREADS))]
+    threads: Option<usize>,
+    /// Input timeline: frames that may carry a new press (`X` 60 Hz, `X.` 30 Hz, `X...` 15 Hz;
+    /// `X` then up to 15 `.`). Default: the format's.
+    #[arg(long, value_name = "TIMELINE")]
+    input: Option<String>,
+    /// Frames after spawn before the AI sees the next piece, 0 to 1000. Default: the format's.
+    #[arg(long, value_name = "F", value_parser = int(0u32, 1000))]
+    reaction: Option<u32>,
+    /// Not the ROM: from this level on the piece falls two rows a frame (TetrisGYM's "kill
+    /// screen ×2"), at least the start level.
+    #[arg(long, value_name = "N", value_parser = int(0u8, 255))]
+    double_speed_level: Option<u8>,
+    /// Not the ROM: the game ends once this many lines are cleared, 1 to 100,000 (A-type
+    /// only; the same as `--max-lines`).
+    #[arg(long, value_name = "L", value_parser = int(1u32, 100_000), conflicts_with = "max_lines")]
+    linecap: Option<u32>,
+    /// Report the score without the ROM's 999,999 cap as the headline (the game is unchanged;
+    /// both are always reported).
+    #[arg(long)]
+    uncapped: bool,
+    /// Do not hold Left/Right long enough to autorepeat (taps only).
+    #[arg(long)]
+    no_das: bool,
+    /// Stop a game once it has cleared this many lines, 1 to 100,000 (A-type only).
+    #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
+    max_lines: Option<u32>,
+    /// Stop a game after this many frames from power-on, 1 to 1,000,000,000.
+    #[arg(long, value_name = "F", value_parser = int(1, MAX_GAME_FRAMES))]
+    max_frames: Option<u64>,
+    /// Record each game as an FCEUX movie (with several games: FILE-1.fm2, FILE-2.fm2, ...).
+    #[arg(long, value_name = "FILE.fm2")]
+    record: Option<PathBuf>,
+    /// Run the real ROM in lockstep and compare its RAM with the engine every frame (its SHA-1
+    /// is checked).
+    #[arg(long, value_name = "PATH")]
+    rom: Option<PathBuf>,
+    /// Write an SVG chart: for several games the distribution of scores with the mean and its
+    /// 95% interval; for one game its score and level over time.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// One JSON object per game (`game`, `seed`, `score`, `lines`, `level`, `frames`, `pieces`,
+    /// `end`), then `{"summary": ...}`.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BenchArgs {
+    /// The library config, or the first option that is wrong or does not apply.
+    fn config(&self) -> Result<BenchConfig> {
+        if self.game_type == GameType::A && self.height.is_some() {
+            return Err(not_applicable("--height", "to A-type games (use --type b)"));
+        }
+        if self.game_type == GameType::B && self.max_lines.is_some() {
+            return Err(not_applicable(
+                "--max-lines",
+                "to B-type games (they end at 25 lines)",
+            ));
+        }
+        let preset = self.format.options();
+        let level = self.level.unwrap_or(preset.level);
+        let line_cap = self.linecap.or(self.max_lines).or(preset.line_cap);
+        let input = InputModel::new(
+            self.input.as_deref().unwrap_or(&preset.timeline),
+            !self.no_das && preset.das,
+            self.reaction.unwrap_or(preset.reaction),
+        )
+        .map_err(|e| anyhow::anyhow!("--input: {e}"))?;
+        if self.weights.is_some() && self.player != PlayerName::Score {
+            return Err(not_applicable("--weights", "to the birken player"));
+        }
+        let player = match self.player {
+            PlayerName::Birken => Player::birken(input.clone()),
+            PlayerName::Score => match &self.weights {
+                None => Player::score(input.clone()),
+                Some(path) => Player::score_with(ScoreWeights::load(path)?, input.clone()),
+            },
+        };
+        let config = BenchConfig {
+            game: GameConfig {
+                game_type: match self.game_type {
+                    GameType::A => 0,
+                    GameType::B => 1,
+                },
+                level,
+                height: self.height.unwrap_or(0),
+                music: self.music,
+                seed: 0,
+                max_lines: if self.game_type == GameType::A {
+                    line_cap
+                } else {
+                    None
+                },
+                max_frames: self.max_frames,
+                double_speed_level: self.double_speed_level.or(preset.double_speed_level),
+            },
+            input,
+            seed: self.seed,
+            games: self.games,
+            game_seed: self.game_seed,
+            player,
+            uncapped: self.uncapped || preset.uncapped,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+/// `--format`, with the library's message for an unknown name.
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+        .map_err(|e: playfield_ai::nes::bench::BenchError| e.to_string())
+}
+
+/// The movie path for game `index` of `games`.
+fn record_path(base: &Path, index: u64, games: u64) -> PathBuf {
+    if games == 1 {
+        return base.to_path_buf();
+    }
+    let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+    let ext = base.extension().and_then(|s| s.to_str()).unwrap_or("fm2");
+    base.with_file_name(format!("{stem}-{}.{ext}", index + 1))
+}
+
+fn game_line(json: bool, g: &GameSummary) -> Result<String> {
+    if json {
+        return Ok(serde_json::to_string(g)?);
+    }
+    Ok(g.to_string())
+}
+
+fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
+    let ci = s.score.ci95.map_or(String::new(), |ci| {
+        format!(" ± {:.0} (95% CI)", ci.half_width())
+    });
+    let which = if config.uncapped {
+        "uncapped"
+    } else {
+        "ROM (capped)"
+    };
+    let mut text = format!(
+        "{} games, {}: mean {which} score {:.0}{ci}, SD {:.0}, median {:.0}, p10 {:.0}, p90 {:.0}, \
+         max {:.0}\n  capped mean {:.0}, uncapped mean {:.0}; mean lines {:.1}; tetris rate {:.1}%; \
+         burned lines per game {:.1}; maxed out (999,999) {} ({:.0}%); reached level 29: {}; \
+         ended before 230 lines: {:.1}%",
+        s.games,
+        config.player.name,
+        s.score.mean,
+        s.score.sd.unwrap_or(0.0),
+        s.score.median,
+        s.score.p10,
+        s.score.p90,
+        s.score.max,
+        s.capped_score.mean,
+        s.uncapped_score.mean,
+        s.lines.mean,
+        100.0 * s.tetris_rate,
+        s.burned_lines.mean,
+        s.maxed_out,
+        100.0 * s.maxout_share,
+        s.reached_level_29,
+        100.0 * s.ended_before_230,
+    );
+    let at: Vec<String> = s
+        .mean_score_at_lines
+        .iter()
+        .map(|(l, m)| match m {
+            Some(m) => format!("{l}: {m:.0}"),
+            None => format!("{l}: -"),
+        })
+        .collect();
+    text.push_str(&format!(
+        "\n  mean uncapped score at lines {}; decision time per piece: median {:.1} ms, p99 {:.1} ms",
+        at.join(", "),
+        s.decision_ms_median,
+        s.decision_ms_p99
+    ));
+    let modifiers = config.modifiers();
+    if !modifiers.is_empty() {
+        text.push_str(&format!("\n  not the ROM: {}", modifiers.join("; ")));
+    }
+    text
+}
+
+/// Plays game `index`, on the engine alone or with the ROM in lockstep.
+fn play_one(config: &BenchConfig, index: u64, rom: Option<&Rom>) -> GameResult {
+    let game = config.game_config(index);
+    let player = &config.player;
+    let Some(rom) = rom else {
+        return play_game(&game, player, |_, _| Ok(()));
+    };
+    let mut lockstep = match Lockstep::new(rom) {
+        Ok(l) => l,
+        Err(e) => {
+            return GameResult {
+                score: 0,
+                lines: 0,
+                level: 0,
+                frames: 0,
+                pieces: 0,
+                end: GameEnd::Stopped(format!("the ROM does not start: {e}")),
+                input: Vec::new(),
+                uncapped_score: 0,
+                clears: [0; 4],
+                score_by_lines: Vec::new(),
+                decision_micros: Vec::new(),
+            };
+        }
+    };
+    play_game(&game, player, |buttons, nes| {
+        lockstep
+            .step_line(&InputLine::new(buttons), nes)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Runs `nes bench`.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    // Everything that can be refused is refused before the first game.
+    let config = args.config()?;
+    let rom = args.rom.as_deref().map(super::load_rom).transpose()?;
+    let games = config.game_count();
+    let plot = match &args.plot {
+        Some(path) => Some(OutputFile::create(path, "--plot")?),
+        None => None,
+    };
+    if let Some(path) = &args.record {
+        check_output_dir(path, "--record")?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let bar = ProgressBar::new(games);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    // Games run in parallel in chunks, each chunk's results printed (and recorded) in game order
+    // as soon as it is done: the output does not depend on the thread count, a long run shows its
+    // games as it goes, and memory holds one chunk of movies at a time.
+    let chunk = (pool.current_num_threads() as u64 * 2).max(2);
+    let mut out = Out::new();
+    let mut report = BenchReport::new(config.uncapped);
+    let mut single_game_input = None;
+    let mut first = 0u64;
+    while first < games {
+        let last = (first + chunk).min(games);
+        let done: Vec<GameResult> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_one(&config, i, rom.as_ref());
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        for (i, r) in (first..).zip(done) {
+            let summary = GameSummary::new(i, config.seed_of(i), &r);
+            report.add(&summary);
+            out.line_now(game_line(args.json, &summary)?)?;
+            if let Some(path) = &args.record {
+                OutputFile::create(&record_path(path, i, games), "--record")?
+                    .commit_bytes(Movie::new(r.input.iter().copied()).to_fm2().as_bytes())?;
+            }
+            if games == 1 {
+                single_game_input = Some(r.input);
+            }
+        }
+        first = last;
+    }
+    bar.finish_and_clear();
+    let Some(summary) = report.summary() else {
+        bail!("no game was played");
+    };
+    if args.json {
+        out.line(serde_json::json!({ "summary": summary }))?;
+    } else if games > 1 {
+        out.line(summary_text(&config, &summary))?;
+    }
+    out.flush()?;
+    if let Some(file) = plot {
+        let svg = match &single_game_input {
+            Some(input) => timeline_chart(&config, input)?,
+            None => chart::histogram(&Histogram {
+                title: &title(&config),
+                unit: "score",
+                values: report.scores(),
+                mean: summary.score.mean,
+                ci95: summary.score.ci95,
+            })?,
+        };
+        file.commit_bytes(svg.as_bytes())?;
+    }
+    if let Some(bad) = report.first_failure() {
+        bail!(
+            "game {} did not finish cleanly: {}",
+            bad.game,
+            end_text(&bad.end)
+        );
+    }
+    Ok(())
+}
+
+fn title(config: &BenchConfig) -> String {
+    let mut title = format!(
+        "NES Tetris, {}, start level {}, input {}, reaction {}",
+        config.player.name,
+        config.game.level,
+        config.input.timeline_string(),
+        config.input.reaction
+    );
+    for m in config.modifiers() {
+        title.push_str(", ");
+        title.push_str(&m);
+    }
+    title
+}
+
+/// One game's score and level over time, by replaying its recorded input through the engine
+/// (exact, and cheap next to the search).
+fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Result<String> {
+    let mut nes = playfield_nes::Nes::power_on();
+    let mut samples: Vec<ScoreSample> = Vec::new();
+    for &buttons in input {
+        nes.step(buttons);
+        if nes.game_mode != playfield_nes::game_mode::PLAY {
+            continue;
+        }
+        let point = ScoreSample {
+            time: nes.frame(),
+            score: nes.player.score_decimal(),
+            level: nes.player.level_number,
+        };
+        if samples
+            .last()
+            .is_none_or(|last| (last.score, last.level) != (point.score, point.level))
+        {
+            samples.push(point);
+        }
+    }
+    if let Some(&last) = samples.last() {
+        samples.push(ScoreSample {
+            time: nes.frame(),
+            ..last
+        });
+    }
+    Ok(chart::score_and_level(&title(config), "frame", &samples)?)
+}

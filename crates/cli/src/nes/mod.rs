@@ -1,0 +1,75 @@
+//! `playfield nes ...`: NES Tetris (USA). The verbs are the same for every game: `play` (you
+//! play), `watch` (watch the AI), `bench` (AI games with statistics), and `replay` (a movie).
+
+mod bench;
+mod play;
+mod replay;
+mod watch;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use playfield_nes::DemoData;
+use playfield_rom::Rom;
+
+pub use watch::run_default;
+
+/// The `nes` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play NES Tetris yourself in the terminal, from power-on.
+    #[command(after_help = play::KEYS_HELP)]
+    Play(play::PlayArgs),
+    /// Watch the AI (Birken's evaluator, two-piece lookahead, 30 Hz input, 18-frame reaction)
+    /// play a game in the terminal, in real time or faster.
+    #[command(
+        after_help = "Keys: 1 2 4 = speed ×1 ×2 ×4, m = max, +/- = faster/slower, \
+                      space or p = pause, s or . = one frame while paused, q/Esc/Ctrl-C = \
+                      quit.\n\nThe seed is the game's own: a seed printed by `nes bench` (with \
+                      its default input settings) shows that game.\n\nExamples:\n  playfield \
+                      nes watch\n  playfield nes watch --level 19 --seed 7 --speed 2\n  \
+                      playfield nes watch --speed max"
+    )]
+    Watch(watch::WatchArgs),
+    /// The AI plays whole games through the gamepad, in parallel, and reports statistics.
+    #[command(
+        after_help = "Examples:\n  playfield nes bench --level 18 --games 100\n  playfield nes \
+                      bench --level 19 --input X... --reaction 18 --record game.fm2\n  playfield \
+                      nes bench --type b --height 3 --level 9 --json\n  playfield nes bench \
+                      --game-seed 1234  # one game of an earlier batch, by its printed seed"
+    )]
+    Bench(bench::BenchArgs),
+    /// Replay an FCEUX .fm2 movie from power-on and print the final state.
+    #[command(
+        after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
+                      game.fm2 --trace trace.jsonl\n  playfield nes replay game.fm2 --frames \
+                      100000 --repeat 20\n  playfield nes replay game.fm2 --watch --speed 4"
+    )]
+    Replay(replay::ReplayArgs),
+}
+
+/// Runs one `nes` subcommand.
+pub fn run(cmd: Command) -> Result<()> {
+    match cmd {
+        Command::Play(args) => play::run(&args),
+        Command::Watch(args) => watch::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Replay(args) => replay::run(&args),
+    }
+}
+
+/// Loads and checks the ROM (its SHA-1 must be Tetris (USA)'s).
+pub(crate) fn load_rom(path: &Path) -> Result<Rom> {
+    Rom::load(path).context("--rom")
+}
+
+/// The demo's tables from the user's ROM, when one is given; the ROM is checked first.
+pub(crate) fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
+    let Some(path) = rom else { return Ok(None) };
+    let rom = load_rom(path)?;
+    let demo =
+        DemoData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
+    Ok(Some(Arc::new(demo)))
+}

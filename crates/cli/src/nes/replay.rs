@@ -1,0 +1,174 @@
+//! `playfield nes replay`: a movie from power-on, its final state, a trace, a speed measurement,
+//! or the movie in the terminal.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use playfield_nes::fm2::{InputLine, Movie};
+use playfield_nes::trace::TraceFrame;
+use playfield_nes::{Buttons, DemoData, Nes, bcd};
+
+use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
+use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
+use crate::output::Out;
+use crate::tui::nes_loop::Speed;
+
+/// Arguments of `nes replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The movie (.fm2, FCEUX text format, starting at power-on, recorded with Tetris (USA)).
+    movie: PathBuf,
+    /// Write one JSON object per frame (F = 1, 2, ...) with the traced RAM variables.
+    #[arg(long, value_name = "OUT.jsonl")]
+    trace: Option<PathBuf>,
+    /// Pad the movie with empty input up to N frames (or cut it to N), 0 to 1,000,000,000.
+    #[arg(long, value_name = "N", value_parser = int(0, MAX_REPLAY_FRAMES))]
+    frames: Option<u64>,
+    /// Replay K times (1 to 1,000,000) and print frames per second; a trace is written once.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = int(1, MAX_REPEAT))]
+    repeat: u32,
+    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM); its SHA-1 is
+    /// checked.
+    #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
+    rom: Option<PathBuf>,
+    /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
+    #[arg(long, conflicts_with_all = ["trace", "repeat", "frames"])]
+    watch: bool,
+    /// Speed for --watch: a multiple of real time (60.0988 frames/s) from 1/64 to 1024, or "max".
+    #[arg(long, value_name = "X", default_value = "1", requires = "watch",
+          value_parser = Speed::parse)]
+    speed: Speed,
+}
+
+/// The input lines to run: the movie's, then empty ones, `frames` in all.
+fn input(movie: &Movie, frames: Option<u64>) -> impl Iterator<Item = InputLine> + '_ {
+    let count = frames.unwrap_or(movie.lines.len() as u64);
+    movie
+        .lines
+        .iter()
+        .copied()
+        .chain(std::iter::repeat(InputLine::new(Buttons::NONE)))
+        .take(usize::try_from(count).unwrap_or(usize::MAX))
+}
+
+/// Runs `nes replay`.
+pub fn run(args: &ReplayArgs) -> Result<()> {
+    if args.watch {
+        crate::tui::require_terminal("nes replay --watch")?;
+    }
+    let mut trace = match &args.trace {
+        Some(path) => Some(OutputFile::create(path, "--trace")?),
+        None => None,
+    };
+    let text = read_text(&args.movie, "movie", MAX_MOVIE_BYTES)?;
+    let movie = Movie::parse(&text).with_context(|| format!("in {}", args.movie.display()))?;
+    movie
+        .check_tetris()
+        .with_context(|| format!("in {}", args.movie.display()))?;
+    if movie.pal() {
+        bail!(
+            "{} is a PAL movie; the USA ROM is NTSC",
+            args.movie.display()
+        );
+    }
+    let demo = super::demo_data(args.rom.as_ref())?;
+    if args.watch {
+        return watch(args, movie.lines, demo);
+    }
+
+    let started = Instant::now();
+    let mut nes = Nes::power_on();
+    for round in 0..args.repeat {
+        nes = Nes::power_on();
+        nes.set_demo_data(demo.clone());
+        match trace.as_mut().filter(|_| round == 0) {
+            Some(file) => {
+                let path = file.path().display().to_string();
+                let mut out = BufWriter::new(file.writer());
+                for line in input(&movie, args.frames) {
+                    nes.step_line(&line);
+                    let frame = TraceFrame::from_ram(nes.frame(), &nes.ram());
+                    out.write_all(frame.to_json_line().as_bytes())
+                        .with_context(|| format!("--trace: cannot write {path}"))?;
+                }
+                out.flush()
+                    .with_context(|| format!("--trace: cannot write {path}"))?;
+            }
+            None => {
+                for line in input(&movie, args.frames) {
+                    nes.step_line(&line);
+                }
+            }
+        }
+    }
+    let elapsed = started.elapsed();
+    if let Some(file) = trace {
+        file.commit()?;
+    }
+    let mut out = Out::new();
+    print_state(&mut out, &nes)?;
+    let frames = args.frames.unwrap_or(movie.lines.len() as u64);
+    if args.repeat > 1 || args.frames.is_some() && args.trace.is_none() {
+        out.line(format!(
+            "speed: {:.0} frames/s ({frames} frames × {} in {:.3} s)",
+            frames as f64 * f64::from(args.repeat) / elapsed.as_secs_f64().max(1e-9),
+            args.repeat,
+            elapsed.as_secs_f64()
+        ))?;
+    }
+    out.flush()?;
+    if let Some(why) = nes.unsupported() {
+        bail!(
+            "the engine stopped at frame {}: {why} (a state playfield does not model)",
+            nes.frame()
+        );
+    }
+    Ok(())
+}
+
+/// `nes replay --watch`: the movie in the terminal view.
+fn watch(args: &ReplayArgs, input: Vec<InputLine>, demo: Option<Arc<DemoData>>) -> Result<()> {
+    let mut nes = Nes::power_on();
+    nes.set_demo_data(demo);
+    let name = args.movie.file_name().map_or_else(
+        || args.movie.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut player = crate::tui::MoviePlayer::with_targets(input, &nes);
+    crate::tui::watch(
+        &mut nes,
+        &mut player,
+        &crate::tui::WatchOptions {
+            title: format!("movie {name}"),
+            speed: args.speed,
+        },
+    )
+}
+
+fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
+    let p = &nes.player;
+    out.line(format!("frame: {}", nes.frame()))?;
+    out.line(format!("game_mode: {}", nes.game_mode))?;
+    out.line(format!("score: {}", p.score_decimal()))?;
+    out.line(format!("lines: {}", p.lines_decimal()))?;
+    out.line(format!("level: {}", p.level_number))?;
+    out.line(format!("play_state: {}", p.play_state))?;
+    out.line(format!(
+        "statistics: {}",
+        (0..7)
+            .map(
+                |t| (bcd(nes.stats_by_type[2 * t + 1]) * 100 + bcd(nes.stats_by_type[2 * t]))
+                    .to_string()
+            )
+            .collect::<Vec<_>>()
+            .join(" ")
+    ))?;
+    if let Some(why) = nes.unsupported() {
+        out.line(format!("unsupported: {why}"))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,397 @@
+//! SVG charts drawn with `plotters`: a histogram of one number per game with the mean and its
+//! 95 % interval, a game's score and level over time (two axes), and a histogram on a log scale
+//! (times). Each returns the SVG text; writing it is the caller's business.
+
+use plotters::prelude::*;
+use thiserror::Error;
+
+use crate::stats::Interval;
+
+/// Chart size in pixels.
+const SIZE: (u32, u32) = (900, 500);
+
+/// A chart could not be drawn.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChartError {
+    /// There is nothing to draw.
+    #[error("no data to chart")]
+    NoData,
+    /// A value is NaN or infinite.
+    #[error("a charted value is not a finite number")]
+    NotFinite,
+    /// The drawing backend failed (it reports its reason as text).
+    #[error("drawing the chart: {0}")]
+    Draw(String),
+}
+
+fn draw_err<E: std::fmt::Display>(e: E) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
+/// A tick label a reader takes in at a glance: 1.5M, 250k, 12, 0.25.
+#[must_use]
+pub fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            s
+        }
+    };
+    if a >= 1e6 {
+        format!("{}M", trim(format!("{:.2}", v / 1e6)))
+    } else if a >= 1e4 {
+        format!("{}k", trim(format!("{:.1}", v / 1e3)))
+    } else if a >= 10.0 || a == 0.0 {
+        format!("{v:.0}")
+    } else {
+        trim(format!("{v:.2}"))
+    }
+}
+
+/// A histogram of one number per game.
+#[derive(Clone, Debug)]
+pub struct Histogram<'a> {
+    /// The chart's title.
+    pub title: &'a str,
+    /// What the values are ("score", "lines").
+    pub unit: &'a str,
+    /// The values, one per game.
+    pub values: &'a [f64],
+    /// The mean, drawn as a line.
+    pub mean: f64,
+    /// The 95 % interval of the mean, shaded.
+    pub ci95: Option<Interval>,
+}
+
+/// Bins for the histogram: at most 30, fewer for small samples.
+fn bin_count(n: usize) -> usize {
+    ((n as f64).sqrt().ceil() as usize).clamp(5, 30)
+}
+
+/// Draws [`Histogram`].
+///
+/// # Errors
+/// [`ChartError::NoData`] without values, [`ChartError::NotFinite`] for NaN/∞, else a backend
+/// failure.
+pub fn histogram(h: &Histogram<'_>) -> Result<String, ChartError> {
+    if h.values.is_empty() {
+        return Err(ChartError::NoData);
+    }
+    if h.values.iter().any(|v| !v.is_finite()) || !h.mean.is_finite() {
+        return Err(ChartError::NotFinite);
+    }
+    let max = h.values.iter().copied().fold(0.0f64, f64::max).max(1.0);
+    let bins = bin_count(h.values.len());
+    let width = max / bins as f64;
+    let mut counts = vec![0u32; bins];
+    for &v in h.values {
+        counts[((v.max(0.0) / width) as usize).min(bins - 1)] += 1;
+    }
+    let top = f64::from(counts.iter().copied().max().unwrap_or(1).max(1)) * 1.1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(h.title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..max, 0.0..top)
+            .map_err(draw_err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .disable_x_mesh()
+            .x_desc(format!("{} per game ({} games)", h.unit, h.values.len()))
+            .y_desc("games")
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(draw_err)?;
+        if let Some(ci) = h.ci95 {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(ci.low.max(0.0), 0.0), (ci.high.min(max), top)],
+                    RGBColor(255, 204, 128).mix(0.6).filled(),
+                )))
+                .map_err(draw_err)?
+                .label("95% interval of the mean")
+                .legend(|(x, y)| {
+                    Rectangle::new(
+                        [(x, y - 5), (x + 15, y + 5)],
+                        RGBColor(255, 204, 128).filled(),
+                    )
+                });
+        }
+        chart
+            .draw_series(counts.iter().enumerate().map(|(i, &c)| {
+                let x0 = i as f64 * width;
+                Rectangle::new(
+                    [(x0, 0.0), (x0 + width, f64::from(c))],
+                    RGBColor(74, 120, 181).filled(),
+                )
+            }))
+            .map_err(draw_err)?;
+        chart
+            .draw_series(LineSeries::new(
+                [(h.mean, 0.0), (h.mean, top)],
+                RED.stroke_width(2),
+            ))
+            .map_err(draw_err)?
+            .label(format!("mean {}", tick_label(h.mean)))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw()
+            .map_err(draw_err)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+/// One sample of a game over time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreSample {
+    /// Frame (or piece) number.
+    pub time: u64,
+    /// Score then.
+    pub score: u32,
+    /// Level then.
+    pub level: u8,
+}
+
+/// A game's score (left axis) and level (right axis) over time, as step lines; `samples` are in
+/// time order, one at each change.
+///
+/// # Errors
+/// [`ChartError::NoData`] without samples, else a backend failure.
+pub fn score_and_level(
+    title: &str,
+    time_unit: &str,
+    samples: &[ScoreSample],
+) -> Result<String, ChartError> {
+    let Some(last) = samples.last() else {
+        return Err(ChartError::NoData);
+    };
+    let t_max = (last.time as f64).max(1.0);
+    let s_max = f64::from(samples.iter().map(|s| s.score).max().unwrap_or(0)).max(1.0) * 1.05;
+    let l_max = f64::from(samples.iter().map(|s| s.level).max().unwrap_or(0)).max(1.0) + 1.0;
+    let steps = |y: &dyn Fn(&ScoreSample) -> f64| {
+        let mut points = Vec::with_capacity(samples.len() * 2);
+        for (i, s) in samples.iter().enumerate() {
+            if i > 0 {
+                points.push((s.time as f64, y(&samples[i - 1])));
+            }
+            points.push((s.time as f64, y(s)));
+        }
+        points
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .right_y_label_area_size(50)
+            .build_cartesian_2d(0.0..t_max, 0.0..s_max)
+            .map_err(draw_err)?
+            .set_secondary_coord(0.0..t_max, 0.0..l_max);
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(time_unit)
+            .y_desc("score")
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(draw_err)?;
+        chart
+            .configure_secondary_axes()
+            .y_desc("level")
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(draw_err)?;
+        let blue = RGBColor(74, 120, 181);
+        chart
+            .draw_series(LineSeries::new(
+                steps(&|s| f64::from(s.score)),
+                blue.stroke_width(2),
+            ))
+            .map_err(draw_err)?
+            .label("score (left axis)")
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 15, y)], blue.stroke_width(2)));
+        chart
+            .draw_secondary_series(LineSeries::new(
+                steps(&|s| f64::from(s.level)),
+                RED.stroke_width(2),
+            ))
+            .map_err(draw_err)?
+            .label("level (right axis)")
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], RED.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 14))
+            .draw()
+            .map_err(draw_err)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+/// A histogram of durations on a log scale, from 10 µs to 100 s, five bins per decade.
+///
+/// # Errors
+/// [`ChartError::NoData`] without values, [`ChartError::NotFinite`] for NaN/∞, else a backend
+/// failure.
+pub fn duration_histogram(title: &str, seconds: &[f64]) -> Result<String, ChartError> {
+    const BINS_PER_DECADE: usize = 5;
+    const LOW_MS: f64 = 0.01;
+    const DECADES: usize = 7;
+    if seconds.is_empty() {
+        return Err(ChartError::NoData);
+    }
+    if seconds.iter().any(|v| !v.is_finite()) {
+        return Err(ChartError::NotFinite);
+    }
+    let bins = BINS_PER_DECADE * DECADES;
+    let mut counts = vec![0u32; bins];
+    for &s in seconds {
+        let x = (s * 1e3 / LOW_MS).max(1.0).log10() * BINS_PER_DECADE as f64;
+        counts[(x as usize).min(bins - 1)] += 1;
+    }
+    let edge = |i: usize| LOW_MS * 10f64.powf(i as f64 / BINS_PER_DECADE as f64);
+    let top = f64::from(counts.iter().copied().max().unwrap_or(1).max(1)) * 1.1;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(60)
+            .build_cartesian_2d((LOW_MS..edge(bins)).log_scale(), 0.0..top)
+            .map_err(draw_err)?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .disable_x_mesh()
+            .x_desc(format!(
+                "time per item, ms, log scale ({} items)",
+                seconds.len()
+            ))
+            .y_desc("count")
+            .x_label_formatter(&|v| tick_label(*v))
+            .y_label_formatter(&|v| tick_label(*v))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .draw()
+            .map_err(draw_err)?;
+        chart
+            .draw_series(counts.iter().enumerate().map(|(i, &c)| {
+                Rectangle::new(
+                    [(edge(i), 0.0), (edge(i + 1), f64::from(c))],
+                    RGBColor(74, 120, 181).filled(),
+                )
+            }))
+            .map_err(draw_err)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(tick_label(0.0), "0");
+        assert_eq!(tick_label(12.0), "12");
+        assert_eq!(tick_label(250_000.0), "250k");
+        assert_eq!(tick_label(1_500_000.0), "1.5M");
+        assert_eq!(tick_label(0.25), "0.25");
+    }
+
+    #[test]
+    fn histogram_is_svg_with_title_labels_and_mean() {
+        let values: Vec<f64> = (0..50).map(|i| f64::from(i) * 1000.0).collect();
+        let svg = histogram(&Histogram {
+            title: "scores & <things>",
+            unit: "score",
+            values: &values,
+            mean: 24_500.0,
+            ci95: Some(Interval {
+                low: 20_000.0,
+                high: 29_000.0,
+            }),
+        })
+        .unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..60]);
+        assert!(svg.contains("scores &amp; &lt;things&gt;"));
+        assert!(svg.contains("score per game (50 games)"));
+        assert!(svg.contains("mean 24.5k"));
+        assert!(svg.contains("\n40k\n"), "ticks use short labels");
+        assert_eq!(
+            histogram(&Histogram {
+                values: &[],
+                ..Histogram {
+                    title: "",
+                    unit: "",
+                    values: &[1.0],
+                    mean: 0.0,
+                    ci95: None
+                }
+            }),
+            Err(ChartError::NoData)
+        );
+    }
+
+    #[test]
+    fn score_and_level_has_both_axes() {
+        let samples = [
+            ScoreSample {
+                time: 0,
+                score: 0,
+                level: 18,
+            },
+            ScoreSample {
+                time: 5000,
+                score: 120_000,
+                level: 19,
+            },
+        ];
+        let svg = score_and_level("one game", "frame", &samples).unwrap();
+        assert!(svg.contains("score (left axis)") && svg.contains("level (right axis)"));
+        assert_eq!(score_and_level("x", "frame", &[]), Err(ChartError::NoData));
+    }
+
+    #[test]
+    fn duration_histogram_draws() {
+        let svg = duration_histogram("times", &[1e-4, 2e-3, 0.5]).unwrap();
+        assert!(svg.contains("log scale (3 items)"));
+        assert_eq!(
+            duration_histogram("t", &[f64::NAN]),
+            Err(ChartError::NotFinite)
+        );
+    }
+}
