@@ -17,6 +17,7 @@ pub mod reach;
 pub mod score;
 mod score_player;
 pub mod search;
+pub mod tune;
 
 pub use eval::{Features, Weights};
 pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, game_seed, play_game};

@@ -228,3 +228,129 @@ fn plot_writes_a_histogram_for_several_games_and_a_timeline_for_one() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn formats_label_what_is_not_the_rom_and_bad_format_options_are_refused() {
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--format",
+            "betatetris",
+            "--linecap",
+            "4",
+            "--seed",
+            "3",
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("uncapped"), "{text}");
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--format",
+            "betatetris",
+            "--linecap",
+            "4",
+            "--games",
+            "2",
+        ],
+        "1",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not the ROM: double speed from level 39"),
+        "{text}"
+    );
+
+    for (args, message) in [
+        (
+            &["nes", "bench", "--format", "tgm"][..],
+            "unknown format \"tgm\"",
+        ),
+        (&["nes", "bench", "--linecap", "0"][..], "--linecap"),
+        (
+            &["nes", "bench", "--double-speed-level", "10"][..],
+            "double-speed level 10 is below the start level 18",
+        ),
+    ] {
+        let out = playfield(args, "1");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
+    let dir = std::env::temp_dir().join(format!("playfield-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"holes\": 1}").unwrap();
+    let out = playfield(&["nes", "bench", "--weights", bad.to_str().unwrap()], "1");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing field"), "{err}");
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--player",
+            "birken",
+            "--weights",
+            bad.to_str().unwrap(),
+        ],
+        "1",
+    );
+    assert!(!out.status.success());
+
+    let tuned = dir.join("tuned.json");
+    let out = playfield(
+        &[
+            "nes",
+            "tune",
+            "--format",
+            "rom",
+            "--linecap",
+            "2",
+            "--generations",
+            "1",
+            "--population",
+            "2",
+            "--games",
+            "1",
+            "--out",
+            tuned.to_str().unwrap(),
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--weights",
+            tuned.to_str().unwrap(),
+            "--max-lines",
+            "2",
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

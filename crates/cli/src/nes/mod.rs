@@ -4,6 +4,7 @@
 mod bench;
 mod play;
 mod replay;
+mod tune;
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +42,13 @@ pub enum Command {
                       --game-seed 1234  # one game of an earlier batch, by its printed seed"
     )]
     Bench(bench::BenchArgs),
+    /// Tune the score player's weights (noisy cross-entropy on paired seeds) and write them.
+    #[command(
+        after_help = "Examples:\n  playfield nes tune --format betatetris --generations 5 \
+                      --population 12 --games 4 --out tuned.json\n  playfield nes bench \
+                      --format betatetris --games 100 --weights tuned.json"
+    )]
+    Tune(tune::TuneArgs),
     /// Replay an FCEUX .fm2 movie from power-on and print the final state.
     #[command(
         after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
@@ -56,6 +64,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Play(args) => play::run(&args),
         Command::Watch(args) => watch::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Replay(args) => replay::run(&args),
     }
 }
