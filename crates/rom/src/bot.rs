@@ -5,7 +5,7 @@
 //! each frame (closed loop), picks a straight-drop placement for each new piece with a classic
 //! four-feature evaluation, and walks the piece there with one press every other frame, then soft
 //! drops. What it records is just input: replayed into the engine it must give the same states.
-//! It is a test-input generator, not the AI of issue 3.
+//! It is a test-input generator, not the AI player (`playfield-ai`).
 
 use crate::emulator::Emulator;
 use crate::rom::RomError;
