@@ -1,5 +1,6 @@
 //! Minijong: Bill Kendrick's 10-line TurboBASIC XL Mahjong solitaire (NOMAM 2014), exactly as
-//! the Minijong document (a line-by-line description of the TurboBASIC original) describes it, plus an exact solver, hints, undo and solvable-only deals.
+//! the Minijong document (a line-by-line description of the original) describes it, plus an
+//! exact solver, hints, undo and solvable-only deals.
 //!
 //! The board is three levels deep: 7×7 at the bottom (level 0), 5×5 above it (level 1) and 3×3
 //! on top (level 2), centred, 83 tiles. Only the topmost tile of each of the 49 positions of the
