@@ -123,7 +123,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "PATH")]
     rom: Option<PathBuf>,
     /// Write an SVG chart: for several games the distribution of scores with the mean and its
-    /// 95% interval; for one game its score and level over time.
+    /// 95% interval, and the mean score by lines cleared beside BetaTetris's published
+    /// checkpoints; for one game its score and level over time.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// One JSON object per game (`game`, `seed`, `score`, `lines`, `level`, `frames`, `pieces`,
