@@ -76,10 +76,10 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
     let mut last = Buttons::NONE;
     let mut piece_seen = false;
     while (out.len() as u64) < config.max_frames {
-        let buttons = if nes.game_mode == game_mode::PLAY && nes.game_mode_state >= 2 {
-            let active = nes.player.play_state == play_state::ACTIVE
-                && nes.render_mode == 3
-                && nes.player.current_piece < 19;
+        let buttons = if nes.raw.game_mode == game_mode::PLAY && nes.raw.game_mode_state >= 2 {
+            let active = nes.raw.player.play_state == play_state::ACTIVE
+                && nes.raw.render_mode == 3
+                && nes.raw.player.current_piece < 19;
             if active && !piece_seen {
                 piece_seen = true;
                 plan = best_plan(&nes);
@@ -92,9 +92,9 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
                 let b = plan.get(plan_at).copied().unwrap_or(Buttons::DOWN);
                 plan_at += 1;
                 b
-            } else if nes.player.play_state == play_state::CURTAIN
-                || nes.render_mode != 3
-                || nes.player.play_state == play_state::GAME_OVER
+            } else if nes.raw.player.play_state == play_state::CURTAIN
+                || nes.raw.render_mode != 3
+                || nes.raw.player.play_state == play_state::GAME_OVER
             {
                 // Curtain, endings, high-score entry, pause: tap Start now and then.
                 if rng.below(8) == 0 && last.is_empty() {
@@ -113,13 +113,13 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
         } else {
             menu_buttons(&nes, config, &mut rng, &mut level_menu_wait, last)
         };
-        let mode_before = nes.game_mode;
+        let mode_before = nes.raw.game_mode;
         let events = nes.step(buttons);
-        if mode_before == game_mode::LEVEL_MENU && nes.game_mode == game_mode::PLAY {
+        if mode_before == game_mode::LEVEL_MENU && nes.raw.game_mode == game_mode::PLAY {
             games_started += 1;
         }
         if mode_before == game_mode::PLAY
-            && nes.game_mode == game_mode::LEVEL_MENU
+            && nes.raw.game_mode == game_mode::LEVEL_MENU
             && games_started >= config.games
         {
             out.push(buttons);
@@ -145,18 +145,18 @@ fn menu_buttons(
     if !last.is_empty() && last != Buttons::A {
         return Buttons::NONE;
     }
-    match nes.game_mode {
+    match nes.raw.game_mode {
         game_mode::LEGAL | game_mode::TITLE => Buttons::START,
         game_mode::GAME_TYPE_MENU => {
-            if nes.game_type != config.game_type {
+            if nes.raw.game_type != config.game_type {
                 if config.game_type == 1 {
                     Buttons::RIGHT
                 } else {
                     Buttons::LEFT
                 }
-            } else if nes.music_type < config.music_type.min(3) {
+            } else if nes.raw.music_type < config.music_type.min(3) {
                 Buttons::DOWN
-            } else if nes.music_type > config.music_type.min(3) {
+            } else if nes.raw.music_type > config.music_type.min(3) {
                 Buttons::UP
             } else {
                 Buttons::START
@@ -164,10 +164,10 @@ fn menu_buttons(
         }
         game_mode::LEVEL_MENU => {
             let want_level = config.start_level % 10;
-            let level = nes.player1.start_level;
-            let selecting_height = nes.original_y != 0;
-            if config.game_type == 1 && nes.game_type == 1 {
-                let height = nes.player1.start_height;
+            let level = nes.raw.player1.start_level;
+            let selecting_height = nes.raw.original_y != 0;
+            if config.game_type == 1 && nes.raw.game_type == 1 {
+                let height = nes.raw.player1.start_height;
                 if !selecting_height && level == want_level && height != config.height.min(5) {
                     return Buttons::A;
                 }
@@ -273,11 +273,11 @@ fn play_out(nes: &Nes, plan: &[Buttons]) -> Option<i64> {
                 if e.has(Events::LINES_CLEARED) {
                     cleared = e.lines_cleared;
                 }
-                if sim.player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
+                if sim.raw.player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
                     break;
                 }
             }
-            return Some(evaluate(&sim.playfield, cleared));
+            return Some(evaluate(&sim.raw.playfield, cleared));
         }
     }
     None

@@ -206,7 +206,7 @@ impl MenuDriver {
     /// one frame and released the next, so every press is new.
     fn buttons(&mut self, nes: &Nes, prev: Buttons) -> Buttons {
         let c = &self.config;
-        match nes.game_mode {
+        match nes.raw.game_mode {
             game_mode::LEGAL | game_mode::TITLE => {
                 if prev.is_empty() {
                     Buttons::START
@@ -218,15 +218,15 @@ impl MenuDriver {
                 if !prev.is_empty() {
                     return Buttons::NONE;
                 }
-                if nes.game_type != c.game_type {
+                if nes.raw.game_type != c.game_type {
                     if c.game_type == 1 {
                         Buttons::RIGHT
                     } else {
                         Buttons::LEFT
                     }
-                } else if nes.music_type < c.music {
+                } else if nes.raw.music_type < c.music {
                     Buttons::DOWN
-                } else if nes.music_type > c.music {
+                } else if nes.raw.music_type > c.music {
                     Buttons::UP
                 } else {
                     Buttons::START
@@ -250,8 +250,8 @@ impl MenuDriver {
         if !prev.is_empty() {
             return Buttons::NONE;
         }
-        let selecting_height = nes.original_y != 0;
-        let level = nes.player1.start_level;
+        let selecting_height = nes.raw.original_y != 0;
+        let level = nes.raw.player1.start_level;
         let target = c.level % 10;
         if level != target {
             if selecting_height {
@@ -267,11 +267,11 @@ impl MenuDriver {
                 Buttons::LEFT
             };
         }
-        if c.game_type == 1 && nes.player1.start_height != c.height {
+        if c.game_type == 1 && nes.raw.player1.start_height != c.height {
             if !selecting_height {
                 return Buttons::A;
             }
-            return if nes.player1.start_height < c.height {
+            return if nes.raw.player1.start_height < c.height {
                 Buttons::RIGHT
             } else {
                 Buttons::LEFT
@@ -322,7 +322,7 @@ pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
     for _ in 0..20_000 {
-        if nes.game_mode == game_mode::LEVEL_MENU {
+        if nes.raw.game_mode == game_mode::LEVEL_MENU {
             return Some((nes, input));
         }
         let buttons = menus.buttons(&nes, prev);
@@ -349,13 +349,13 @@ pub fn start_game_from(
     let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
     // The menus take well under 5,000 frames even with the longest wait.
     for _ in 0..20_000 {
-        if nes.game_mode == game_mode::PLAY
-            && nes.game_mode_state == 2
-            && nes.player1.play_state == play_state::ACTIVE
+        if nes.raw.game_mode == game_mode::PLAY
+            && nes.raw.game_mode_state == 2
+            && nes.raw.player1.play_state == play_state::ACTIVE
         {
             return Some((nes, input));
         }
-        let buttons = if nes.game_mode == game_mode::PLAY {
+        let buttons = if nes.raw.game_mode == game_mode::PLAY {
             Buttons::NONE
         } else {
             menus.buttons(&nes, prev)
@@ -397,7 +397,7 @@ pub fn play_game(
         {
             break GameEnd::FrameCap;
         }
-        let buttons = if nes.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw.game_mode != game_mode::PLAY {
             menus.buttons(&nes, prev)
         } else {
             next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
@@ -418,14 +418,14 @@ pub fn play_game(
             break GameEnd::BTypeComplete;
         }
         if let Some(p) = plan.as_mut()
-            && nes.player1.play_state != play_state::ACTIVE
+            && nes.raw.player1.play_state != play_state::ACTIVE
         {
             // The piece locked this frame: it must be where the plan said.
             if let Some(target) = p.target {
                 let got = (
-                    nes.player1.tetrimino_x,
-                    nes.player1.tetrimino_y,
-                    nes.player1.current_piece,
+                    nes.raw.player1.tetrimino_x,
+                    nes.raw.player1.tetrimino_y,
+                    nes.raw.player1.current_piece,
                 );
                 if got != target || !p.inputs.is_empty() {
                     break GameEnd::Mismatch(format!(
@@ -445,15 +445,15 @@ pub fn play_game(
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
             && config.game_type == 0
-            && nes.player1.lines_decimal() >= cap
+            && nes.raw.player1.lines_decimal() >= cap
         {
             break GameEnd::LineCap;
         }
     };
     GameResult {
-        score: nes.player1.score_decimal(),
-        lines: nes.player1.lines_decimal(),
-        level: nes.player1.level_number,
+        score: nes.raw.player1.score_decimal(),
+        lines: nes.raw.player1.lines_decimal(),
+        level: nes.raw.player1.level_number,
         frames: nes.frame(),
         pieces,
         end,
@@ -491,19 +491,20 @@ fn next_play_buttons_gated<G>(
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
-    let controllable = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
+    let controllable =
+        nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
     if !controllable {
         return Buttons::NONE;
     }
     let situation = Situation {
-        level: nes.player1.level_number,
-        lines: nes.player1.lines,
-        game_type: nes.game_type,
+        level: nes.raw.player1.level_number,
+        lines: nes.raw.player1.lines,
+        game_type: nes.raw.game_type,
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
     };
     let reaction = player.input.reaction;
-    let waiting = (nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    let waiting = (nes.raw.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
     let p = plan.get_or_insert(PiecePlan {
         frame: 0,
         inputs: Default::default(),
@@ -520,9 +521,9 @@ fn next_play_buttons_gated<G>(
         let _permit = gate();
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
-        let next = informed.then_some(nes.next_piece);
+        let next = informed.then_some(nes.raw.next_piece);
         let clock = std::time::Instant::now();
-        let decision = player.decide(ws, &nes.playfield, start, situation, next);
+        let decision = player.decide(ws, &nes.raw.playfield, start, situation, next);
         *micros =
             micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         match decision {
@@ -589,11 +590,11 @@ impl Pilot {
     /// the search runs: a server playing many games passes a semaphore's permit, so only as many
     /// searches run at once as there are cores and the other games keep their frames flowing.
     pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
-        if self.plan.is_some() && nes.player1.play_state != play_state::ACTIVE {
+        if self.plan.is_some() && nes.raw.player1.play_state != play_state::ACTIVE {
             // The planned piece locked on the last frame.
             self.plan = None;
         }
-        let buttons = if nes.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw.game_mode != game_mode::PLAY {
             self.menus.buttons(nes, self.prev)
         } else {
             next_play_buttons_gated(
