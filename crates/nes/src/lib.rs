@@ -37,7 +37,6 @@
 //! modelled, nor player 2's playfield, nor lag frames when a frame's work outlasts the frame (the
 //! score loop at the highest levels).
 
-pub mod autoplay;
 mod buttons;
 mod demo;
 mod ending;
@@ -47,13 +46,13 @@ pub mod fm2;
 mod high_score;
 mod menus;
 mod modifiers;
-pub mod movies;
 mod piece;
 mod play;
 mod player;
 mod ram;
 mod region;
 pub mod rules;
+mod setup;
 pub mod tables;
 pub mod trace;
 mod view;
@@ -67,4 +66,5 @@ pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
 pub use ram::{Ram, RamImportError, addr};
 pub use region::Region;
+pub use setup::{GameSetup, MenuDriver};
 pub use view::{Board, GameMode, GameType, PlayState};

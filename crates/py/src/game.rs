@@ -9,7 +9,7 @@ use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Placement, Searcher};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
-use playfield_nes::{Buttons, Events, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameType, Nes, game_mode, play_state};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
 
 /// Board rows and columns of NES Tetris.
@@ -202,7 +202,7 @@ impl Recorded {
             return true;
         }
         if let Some(cap) = config.max_lines
-            && config.game_type == 0
+            && config.game_type == GameType::A
             && self.nes.lines() >= cap
         {
             return true;

@@ -5,7 +5,7 @@ use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
 use playfield_ai::nes::{PieceState, play_game};
 use playfield_nes::fm2::Movie;
-use playfield_nes::{Buttons, Events, Nes, Region};
+use playfield_nes::{Buttons, Events, GameType, Nes, Region};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -597,7 +597,7 @@ fn play_nes_game<'py>(
         )));
     }
     let config = GameConfig {
-        game_type,
+        game_type: GameType::from_raw(game_type),
         level,
         height,
         music,

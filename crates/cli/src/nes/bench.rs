@@ -166,8 +166,8 @@ impl BenchArgs {
         let config = BenchConfig {
             game: GameConfig {
                 game_type: match self.game_type {
-                    GameType::A => 0,
-                    GameType::B => 1,
+                    GameType::A => playfield_nes::GameType::A,
+                    GameType::B => playfield_nes::GameType::B,
                 },
                 level,
                 height: self.height.unwrap_or(0),

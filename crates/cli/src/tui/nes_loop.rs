@@ -430,12 +430,12 @@ mod tests {
     #[test]
     fn targets_are_where_the_pieces_lock() {
         let start = Nes::power_on();
-        let config = playfield_nes::autoplay::AutoplayConfig {
-            start_level: 5,
+        let config = playfield_testkit::autoplay::AutoplayConfig {
+            setup: playfield_nes::GameSetup::a_type(5),
             max_frames: 6_000,
             ..Default::default()
         };
-        let lines: Vec<InputLine> = playfield_nes::autoplay::autoplay_movie(&config)
+        let lines: Vec<InputLine> = playfield_testkit::autoplay::autoplay_movie(&config)
             .into_iter()
             .map(InputLine::new)
             .collect();
