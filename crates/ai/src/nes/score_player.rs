@@ -167,8 +167,11 @@ pub(crate) fn decide(
     if let Some(n) = next_piece {
         // One piece deeper for the leading candidates: their best preview drops, each followed
         // by the expected best of the unseen piece after the preview instead of the board value.
+        // The others are dropped: values one piece deeper are not comparable with the
+        // shallower ones (the extra piece's reward and board replace a board value).
         rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for entry in rated.iter_mut().take(DEEPER_CANDIDATES) {
+        rated.truncate(DEEPER_CANDIDATES);
+        for entry in &mut rated {
             let (value, _, reward, f, after) = entry;
             if Planner::capped(after) {
                 continue;

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchReport, BenchSummary, GameSummary};
-use playfield_ai::nes::bench::{Format, end_text};
 use playfield_ai::nes::{
     GameConfig, GameEnd, GameResult, InputModel, Player, ScoreWeights, play_game,
 };
 use playfield_nes::fm2::{InputLine, Movie};
-use playfield_report::chart::{self, Histogram, ScoreSample};
+use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
 use rayon::prelude::*;
 
@@ -123,7 +123,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "PATH")]
     rom: Option<PathBuf>,
     /// Write an SVG chart: for several games the distribution of scores with the mean and its
-    /// 95% interval; for one game its score and level over time.
+    /// 95% interval, and the mean score by lines cleared beside BetaTetris's published
+    /// checkpoints; for one game its score and level over time.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// One JSON object per game (`game`, `seed`, `score`, `lines`, `level`, `frames`, `pieces`,
@@ -374,13 +375,30 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(file) = plot {
         let svg = match &single_game_input {
             Some(input) => timeline_chart(&config, input)?,
-            None => chart::histogram(&Histogram {
-                title: &title(&config),
-                unit: "score",
-                values: report.scores(),
-                mean: summary.score.mean,
-                ci95: summary.score.ci95,
-            })?,
+            None => {
+                let title = title(&config);
+                let points = report.score_by_lines();
+                let histogram = Histogram {
+                    title: &title,
+                    unit: "score",
+                    values: report.scores(),
+                    mean: summary.score.mean,
+                    ci95: summary.score.ci95,
+                };
+                if points.is_empty() {
+                    chart::histogram(&histogram)?
+                } else {
+                    chart::histogram_and_curve(
+                        &histogram,
+                        &ScoreCurve {
+                            title: "mean uncapped score by lines cleared",
+                            points: &points,
+                            reference_label: "BetaTetris hybrid v0.1, published (its benchmark format)",
+                            reference: &BETATETRIS_SCORE_AT_LINES,
+                        },
+                    )?
+                }
+            }
         };
         file.commit_bytes(svg.as_bytes())?;
     }
