@@ -10,7 +10,9 @@
 //! [`Nes::game_mode`], [`Nes::active_piece`], [`Nes::next_piece`], [`Nes::board`] — and what each
 //! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
 //! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
-//! themselves stay reachable for tools that compare with the ROM, under their disassembly names.
+//! themselves stay reachable for tools that compare with the ROM, under their disassembly names,
+//! in one field, [`Nes::raw`] ([`Ram`]): read them freely, but writing them can put the engine in
+//! states the ROM never reaches.
 //!
 //! ```
 //! use playfield_nes::{Buttons, GameMode, Nes};
@@ -35,7 +37,6 @@
 //! modelled, nor player 2's playfield, nor lag frames when a frame's work outlasts the frame (the
 //! score loop at the highest levels).
 
-pub mod autoplay;
 mod buttons;
 mod demo;
 mod ending;
@@ -45,13 +46,13 @@ pub mod fm2;
 mod high_score;
 mod menus;
 mod modifiers;
-pub mod movies;
 mod piece;
 mod play;
 mod player;
 mod ram;
 mod region;
 pub mod rules;
+mod setup;
 pub mod tables;
 pub mod trace;
 mod view;
@@ -63,6 +64,7 @@ pub use events::Events;
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
-pub use ram::{RamImportError, addr};
+pub use ram::{Ram, RamImportError, addr};
 pub use region::Region;
+pub use setup::{GameSetup, MenuDriver};
 pub use view::{Board, GameMode, GameType, PlayState};

@@ -167,8 +167,8 @@ impl BenchArgs {
         let config = BenchConfig {
             game: GameConfig {
                 game_type: match self.game_type {
-                    GameType::A => 0,
-                    GameType::B => 1,
+                    GameType::A => playfield_nes::GameType::A,
+                    GameType::B => playfield_nes::GameType::B,
                 },
                 level,
                 height: self.height.unwrap_or(0),
@@ -434,13 +434,13 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.game_mode != playfield_nes::game_mode::PLAY {
+        if nes.raw.game_mode != playfield_nes::game_mode::PLAY {
             continue;
         }
         let point = ScoreSample {
             time: nes.frame(),
-            score: nes.player.score_decimal(),
-            level: nes.player.level_number,
+            score: nes.raw.player.score_decimal(),
+            level: nes.raw.player.level_number,
         };
         if samples
             .last()
