@@ -123,6 +123,14 @@ pub(crate) fn decide(
         line_cap: situation.line_cap,
         double_speed_level: situation.double_speed_level,
         input: player.input.clone(),
+        speed_up: None,
+    };
+    let ctx = Context {
+        // B-type never levels up.
+        speed_up: (situation.game_type == 0)
+            .then(|| ctx.next_speed_up())
+            .flatten(),
+        ..ctx
     };
     let planner = Planner {
         w,
