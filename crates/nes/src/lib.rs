@@ -46,6 +46,7 @@ pub mod fm2;
 mod high_score;
 mod menus;
 mod modifiers;
+pub mod palette;
 mod piece;
 mod play;
 mod player;
