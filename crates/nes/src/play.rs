@@ -121,6 +121,7 @@ impl Nes {
             play_state::CURTAIN
         } else {
             self.game_mode_state = 7;
+            self.music_staging_noise_hi(0x05);
             self.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         };
@@ -413,6 +414,8 @@ impl Nes {
         if !self.is_position_valid() {
             self.player.tetrimino_x = original_x;
             self.player.autorepeat_x = self.region.das_reset();
+        } else {
+            self.sound_effect(1, 0x03);
         }
     }
 
@@ -429,6 +432,8 @@ impl Nes {
         self.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
         if !self.is_position_valid() {
             self.player.current_piece = original;
+        } else {
+            self.sound_effect(1, 0x05);
         }
     }
 
@@ -524,6 +529,7 @@ impl Nes {
             // The piece overlaps the stack: the game is over and the curtain comes down.
             self.player.play_state = play_state::CURTAIN;
             self.player.curtain_row = 0xF0;
+            self.sound_effect(0, 0x02);
             self.events.add(Events::TOP_OUT);
             return;
         }
@@ -553,6 +559,7 @@ impl Nes {
             rules::first_row_checked(self.player.tetrimino_y).wrapping_add(self.player.line_index);
         let line_index = usize::from(self.player.line_index & 3);
         if rules::clear_row_if_complete(&mut self.playfield, row) {
+            self.sound_effect(1, 0x0A);
             self.player.completed_lines = self.player.completed_lines.wrapping_add(1);
             self.player.completed_row[line_index] = row;
             self.player.current_piece = ORIENTATION_HIDDEN;
@@ -569,9 +576,13 @@ impl Nes {
             .wrapping_add(GARBAGE_LINES[cleared]);
         self.player.vram_row = 0;
         self.player.row_y = 0;
+        if self.player.completed_lines == 4 {
+            self.sound_effect(1, 0x04);
+        }
         self.player.play_state += 1;
         if self.player.completed_lines == 0 {
             self.player.play_state += 1;
+            self.sound_effect(1, 0x07);
         }
     }
 
@@ -617,6 +628,7 @@ impl Nes {
     fn increment_lines(&mut self) {
         let p = &mut self.player;
         if rules::increment_lines(&mut p.lines, &mut p.level_number) {
+            self.sound_effect(1, 0x06);
             self.out_of_date_render_flags |= 0x02;
             self.events.add(Events::LEVEL_UP);
         }
@@ -804,6 +816,7 @@ impl Nes {
         } else if self.player1.play_state == play_state::CURTAIN {
             a = play_state::CURTAIN;
         } else {
+            self.music_staging_noise_hi(0x05);
             self.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         }
@@ -814,6 +827,7 @@ impl Nes {
     /// One pass of the pause loop.
     pub(crate) fn pause_frame(&mut self) -> Flow {
         if self.newly_pressed_buttons_player1 == Buttons::START.0 {
+            self.music_staging_noise_hi(0x00);
             self.player1.vram_row = 0;
             self.render_mode = 3;
             self.game_mode_state += 1;
