@@ -25,10 +25,11 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut out = Vec::new();
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
-        let active = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
+        let active =
+            nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
         if active && !was_active && out.len() < max {
             let mut n = nes.clone();
-            n.player1.level_number = level;
+            n.raw.player1.level_number = level;
             out.push(n);
         }
         was_active = active;
@@ -38,16 +39,22 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
 }
 
 fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
-    let situation = Situation::a_type(nes.player1.level_number, nes.player1.lines);
+    let situation = Situation::a_type(nes.level(), nes.raw.player1.lines);
     let start = PieceState::from_nes(nes, 0);
     let mut cost = 0.0;
     if player.input.reaction > 0 && matches!(player.evaluator, Evaluator::Score(_)) {
         cost += player
-            .decide(ws, &nes.playfield, start, situation, None)
+            .decide(ws, &nes.raw.playfield, start, situation, None)
             .map_or(f64::INFINITY, |d| d.cost);
     }
     cost + player
-        .decide(ws, &nes.playfield, start, situation, Some(nes.next_piece))
+        .decide(
+            ws,
+            &nes.raw.playfield,
+            start,
+            situation,
+            Some(nes.raw.next_piece),
+        )
         .map_or(f64::INFINITY, |d| d.cost)
 }
 

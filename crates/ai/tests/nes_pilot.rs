@@ -19,5 +19,5 @@ fn pilot_plays_the_same_game_as_play_game() {
         assert_eq!(buttons, expected, "frame {frame}");
         nes.step(buttons);
     }
-    assert_eq!(nes.player1.score_decimal(), game.score);
+    assert_eq!(nes.score(), game.score);
 }

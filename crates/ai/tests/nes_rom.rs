@@ -9,19 +9,19 @@ use playfield_nes::trace::TraceFrame;
 use playfield_rom::{Emulator, rom_for_tests};
 
 /// Plays one game on the engine, then replays its movie in the ROM and compares every frame.
-fn check_game(rom: &playfield_rom::Rom, level: u8, max_lines: u32, seed: u64) {
-    let player = Player::birken(InputModel::new("X.", true, 18).expect("valid"));
+fn check_game(rom: &playfield_rom::Rom, player: &Player, level: u8, max_lines: u32, seed: u64) {
     let mut config = GameConfig::a_type(level, seed);
     config.max_lines = Some(max_lines);
     let mut engine_trace = Vec::new();
-    let result = play_game(&config, &player, |_, nes| {
+    let result = play_game(&config, player, |_, nes| {
         engine_trace.push(TraceFrame::from_ram(nes.frame(), &nes.ram()));
         Ok(())
     });
     assert_eq!(
         result.end,
         GameEnd::LineCap,
-        "level {level}: {:?}",
+        "{} level {level}: {:?}",
+        player.name,
         result.end
     );
     assert!(result.lines >= max_lines);
@@ -35,7 +35,10 @@ fn check_game(rom: &playfield_rom::Rom, level: u8, max_lines: u32, seed: u64) {
         emu.step_line(line).expect("the ROM does not crash");
         let rom_frame = emu.trace_frame();
         if let Some(diff) = engine.first_difference(&rom_frame) {
-            panic!("level {level} seed {seed}: engine and ROM differ: {diff}");
+            panic!(
+                "{} level {level} seed {seed}: engine and ROM differ: {diff}",
+                player.name
+            );
         }
     }
     let last = emu.trace_frame();
@@ -63,13 +66,24 @@ fn check_game(rom: &playfield_rom::Rom, level: u8, max_lines: u32, seed: u64) {
 #[test]
 fn ai_games_replay_identically_in_the_rom() {
     let Some(rom) = rom_for_tests() else { return };
+    let input = InputModel::new("X.", true, 18).expect("valid");
+    let birken = Player::birken(input.clone());
+    let score = Player::score(input);
     // Short games so CI stays fast: level 0 (the opening delay and slow gravity, soft drops),
-    // 18 and 19 (A held + Start on the level menu). One thread each: the emulator is the slow
-    // part.
+    // 18 and 19 (A held + Start on the level menu), for both players; the score player's
+    // tetrises need longer games. One thread each: the emulator is the slow part.
+    let games = [
+        (&birken, 0u8, 2u32, 1u64),
+        (&birken, 18, 8, 2),
+        (&birken, 19, 8, 3),
+        (&score, 0, 4, 4),
+        (&score, 18, 24, 5),
+        (&score, 19, 24, 6),
+    ];
     std::thread::scope(|scope| {
-        for (level, max_lines, seed) in [(0u8, 2u32, 1u64), (18, 8, 2), (19, 8, 3)] {
+        for (player, level, max_lines, seed) in games {
             let rom = &rom;
-            scope.spawn(move || check_game(rom, level, max_lines, seed));
+            scope.spawn(move || check_game(rom, player, level, max_lines, seed));
         }
     });
 }

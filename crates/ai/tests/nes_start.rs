@@ -2,10 +2,15 @@
 
 use playfield_ai::nes::GameConfig;
 use playfield_ai::nes::game::{reach_level_menu, start_game, start_game_from};
+use playfield_nes::GameType;
 
 #[test]
 fn resumed_start_equals_power_on_start() {
-    for (game_type, level, height, music) in [(0u8, 18u8, 0u8, 3u8), (0, 5, 0, 0), (1, 12, 3, 2)] {
+    for (game_type, level, height, music) in [
+        (GameType::A, 18u8, 0u8, 3u8),
+        (GameType::A, 5, 0, 0),
+        (GameType::B, 12, 3, 2),
+    ] {
         let base = GameConfig {
             game_type,
             level,

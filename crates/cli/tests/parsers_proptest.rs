@@ -1,15 +1,14 @@
 //! Arbitrary bytes fed to every parser playfield reads files or text with: movies (.fm2), piece
-//! sequences, Standard boards, Minijong boards, ROM images (the demo tables), trace lines, and
-//! the AI and move-model names. None may panic; what they accept must make sense. The number of
-//! cases is proptest's default (256) or `PROPTEST_CASES`; `.ci/run` runs a longer, time-bounded
-//! round of these as its fuzzing step.
+//! sequences, Standard boards, Minijong boards, ROM images (the demo tables), and the AI and
+//! move-model names (trace lines, which only tests read, are fuzzed in `playfield-testkit`). None
+//! may panic; what they accept must make sense. The number of cases is proptest's default (256)
+//! or `PROPTEST_CASES`; `.ci/run` runs a longer, time-bounded round of these as its fuzzing step.
 
 use std::process::Command;
 
 use playfield_ai::standard::{Evaluator, MoveModel};
 use playfield_nes::DemoData;
 use playfield_nes::fm2::Movie;
-use playfield_nes::trace::TraceFrame;
 use playfield_standard::{FULL_ROW, MAX_HEIGHT, MIN_HEIGHT, parse_pieces};
 use proptest::prelude::*;
 
@@ -77,11 +76,6 @@ proptest! {
     #[test]
     fn rom_images_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..50_000)) {
         let _ = DemoData::from_ines(&bytes);
-    }
-
-    #[test]
-    fn trace_lines_never_panic(text in any::<String>()) {
-        let _ = TraceFrame::parse_json_line(&text);
     }
 
     #[test]

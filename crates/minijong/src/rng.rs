@@ -5,26 +5,22 @@
 //! our own (SplitMix64) so that every deal is reproducible from its seed. It is *not* Atari's RNG:
 //! seed S here gives no deal the Atari ever dealt.
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, every seed a good stream.
+use playfield_rng::SplitMix64;
+
+/// The workspace's SplitMix64 with TurboBASIC's `RAND(N)` on top.
 #[derive(Debug, Clone)]
-pub struct Rng {
-    state: u64,
-}
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator started from `seed`.
     #[must_use]
     pub const fn new(seed: u64) -> Self {
-        Self { state: seed }
+        Self(SplitMix64::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// `RAND(n)`: uniform in `0..n` (rejection sampling, no modulo bias). `n == 0` gives 0.

@@ -36,7 +36,7 @@ fn replay(lines: &[InputLine]) -> u32 {
     for line in lines {
         nes.step_line(black_box(line));
     }
-    nes.player1.score_decimal()
+    nes.score()
 }
 
 fn movies(c: &mut Criterion) {

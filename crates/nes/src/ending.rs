@@ -40,70 +40,70 @@ const ROCKET_START: [u8; 5] = [0xBF, 0xBF, 0xBF, 0xBF, 0xC7];
 impl Nes {
     /// The curtain is down with a score ≥ 30,000: `sleep_for_a_vblanks` then `endingAnimation`.
     pub(crate) fn start_type_a_ending(&mut self) -> Flow {
-        self.sleep_counter = self.region.ending_sleep_time(1);
+        self.raw.sleep_counter = self.region.ending_sleep_time(1);
         Flow::Wait(Wait::EndingSleep)
     }
 
     /// `playState_bTypeGoalCheck` once `lines` reaches 0: the success box, two sleeps, the ending.
     pub(crate) fn start_type_b_ending(&mut self) -> Flow {
         self.set_music_track(0x02);
-        self.playfield[0x46..0x46 + TYPE_B_SUCCESS_GRAPHIC.len()]
+        self.raw.playfield[0x46..0x46 + TYPE_B_SUCCESS_GRAPHIC.len()]
             .copy_from_slice(&TYPE_B_SUCCESS_GRAPHIC);
-        self.player1.vram_row = 0;
+        self.raw.player1.vram_row = 0;
         // sleep_for_14_vblanks sets the counter to $14: twenty frames.
-        self.sleep_counter = 0x14;
+        self.raw.sleep_counter = 0x14;
         Flow::Wait(Wait::BTypeSuccessSleep)
     }
 
     /// After `sleep_for_14_vblanks`: the screen goes dark for `sleep_for_a_vblanks($80)`.
     pub(crate) fn b_type_success_slept(&mut self) -> Flow {
-        if self.sleep_counter != 0 {
+        if self.raw.sleep_counter != 0 {
             return Flow::Wait(Wait::BTypeSuccessSleep);
         }
-        self.render_mode = 0;
-        self.sleep_counter = 0x80;
+        self.raw.render_mode = 0;
+        self.raw.sleep_counter = 0x80;
         Flow::Wait(Wait::EndingSleep)
     }
 
     /// After the sleep before either ending: `endingAnimation` up to its screen copy.
     pub(crate) fn ending_sleep(&mut self) -> Flow {
-        if self.sleep_counter != 0 {
+        if self.raw.sleep_counter != 0 {
             return Flow::Wait(Wait::EndingSleep);
         }
-        self.render_mode = 4;
-        if self.game_type == 0 {
+        self.raw.render_mode = 4;
+        if self.raw.game_type == 0 {
             return Flow::Wait(Wait::LoadDisable(Screen::EndingA));
         }
         // endingAnimationB: the level shown is the level's last digit; bonuses are BCD.
-        let level = self.player1.level_number;
-        self.player.level_number = LEVEL_DISPLAY_TABLE
+        let level = self.raw.player1.level_number;
+        self.raw.player.level_number = LEVEL_DISPLAY_TABLE
             .get(usize::from(level))
             .map_or(level, |&d| d & 0x0F);
-        self.total_score = [0; 3];
-        self.general_counter4 = self.player.level_number << 4;
-        self.general_counter5 = self.player1.start_height << 4;
+        self.raw.total_score = [0; 3];
+        self.raw.general_counter4 = self.raw.player.level_number << 4;
+        self.raw.general_counter5 = self.raw.player1.start_height << 4;
         Flow::Wait(Wait::LoadDisable(Screen::EndingB))
     }
 
     /// `selectEndingScreen`, run while the type-A ending screen is copied.
     pub(crate) fn select_ending_screen(&mut self) {
-        let top = self.player1.score[2];
-        self.ending = match top {
+        let top = self.raw.player1.score[2];
+        self.raw.ending = match top {
             0..0x05 => 0,
             0x05..0x07 => 1,
             0x07..0x10 => 2,
             0x10..0x12 => 3,
             _ => 4,
         };
-        self.ending_custom_vars[0] = ROCKET_START[usize::from(self.ending)];
-        self.ending_custom_vars[1] = 0;
+        self.raw.ending_custom_vars[0] = ROCKET_START[usize::from(self.raw.ending)];
+        self.raw.ending_custom_vars[1] = 0;
     }
 
     /// Either ending once its screen is on.
     pub(crate) fn ending_screen_on(&mut self) -> Flow {
-        self.render_mode = 4;
+        self.raw.render_mode = 4;
         self.set_music_track(0x0A);
-        let step = if self.game_type == 0 {
+        let step = if self.raw.game_type == 0 {
             EndingStep::TypeA
         } else {
             EndingStep::TypeBScore
@@ -113,14 +113,14 @@ impl Nes {
 
     /// `render_endingUnskippable`: animate for `frames` frames; Start does nothing.
     fn render_ending_unskippable(&mut self, frames: u8, step: EndingStep) -> Flow {
-        self.sleep_counter = frames;
+        self.raw.sleep_counter = frames;
         self.render_ending();
         Flow::Wait(Wait::EndingUnskippable(step))
     }
 
     /// One wait of `render_endingUnskippable` is over.
     pub(crate) fn ending_unskippable_waited(&mut self, step: EndingStep) -> Flow {
-        if self.sleep_counter != 0 {
+        if self.raw.sleep_counter != 0 {
             self.render_ending();
             return Flow::Wait(Wait::EndingUnskippable(step));
         }
@@ -128,20 +128,20 @@ impl Nes {
         match step {
             EndingStep::TypeA | EndingStep::TypeBAfterHeightBonus => self.ending_loop(),
             EndingStep::TypeBScore => {
-                self.total_score = self.player1.score;
-                self.player1.score = [0; 3];
+                self.raw.total_score = self.raw.player1.score;
+                self.raw.player1.score = [0; 3];
                 self.score_uncapped = crate::modifiers::UncappedScore::default();
                 self.render_ending_unskippable(short, EndingStep::TypeBBeforeLevelBonus)
             }
             EndingStep::TypeBBeforeLevelBonus => {
-                if self.general_counter4 == 0 {
+                if self.raw.general_counter4 == 0 {
                     self.height_bonus()
                 } else {
                     self.level_bonus_step()
                 }
             }
             EndingStep::TypeBLevelBonus => {
-                if self.general_counter4 != 0 {
+                if self.raw.general_counter4 != 0 {
                     self.level_bonus_step()
                 } else {
                     self.render_ending_unskippable(short, EndingStep::TypeBAfterLevelBonus)
@@ -149,7 +149,7 @@ impl Nes {
             }
             EndingStep::TypeBAfterLevelBonus => self.height_bonus(),
             EndingStep::TypeBHeightBonus => {
-                if self.general_counter5 != 0 {
+                if self.raw.general_counter5 != 0 {
                     self.height_bonus_step()
                 } else {
                     self.render_ending_unskippable(short, EndingStep::TypeBAfterHeightBonus)
@@ -159,7 +159,7 @@ impl Nes {
     }
 
     fn height_bonus(&mut self) -> Flow {
-        if self.general_counter5 == 0 {
+        if self.raw.general_counter5 == 0 {
             return self.ending_loop();
         }
         self.height_bonus_step()
@@ -167,7 +167,7 @@ impl Nes {
 
     /// One step of `@addLevelBonus`: count the BCD bonus down, 100 points, two frames.
     fn level_bonus_step(&mut self) -> Flow {
-        self.general_counter4 = bcd_decrement(self.general_counter4);
+        self.raw.general_counter4 = bcd_decrement(self.raw.general_counter4);
         self.add_100_points();
         self.render_ending_unskippable(
             self.region.ending_sleep_time(3),
@@ -177,7 +177,7 @@ impl Nes {
 
     /// One step of `@addHeightBonus`.
     fn height_bonus_step(&mut self) -> Flow {
-        self.general_counter5 = bcd_decrement(self.general_counter5);
+        self.raw.general_counter5 = bcd_decrement(self.raw.general_counter5);
         self.add_100_points();
         self.render_ending_unskippable(
             self.region.ending_sleep_time(3),
@@ -187,7 +187,7 @@ impl Nes {
 
     /// `add100Points` to `totalScore`, with the ROM's BCD fix-ups.
     fn add_100_points(&mut self) {
-        let t = &mut self.total_score;
+        let t = &mut self.raw.total_score;
         t[1] = t[1].wrapping_add(1);
         let mut a = t[1] & 0x0F;
         if a >= 0x0A {
@@ -211,33 +211,33 @@ impl Nes {
 
     /// One wait of the last loop is over.
     pub(crate) fn ending_loop_waited(&mut self) -> Flow {
-        let type_a = self.game_type == 0;
-        if (type_a && self.ending_custom_vars[0] != 0)
-            || self.newly_pressed_buttons_player1 != Buttons::START.0
+        let type_a = self.raw.game_type == 0;
+        if (type_a && self.raw.ending_custom_vars[0] != 0)
+            || self.raw.newly_pressed_buttons_player1 != Buttons::START.0
         {
             return self.ending_loop();
         }
         if type_a {
             // @exitGame of playState_updateGameOverCurtain.
-            self.player.play_state = 0;
-            self.newly_pressed_buttons_player1 = 0;
+            self.raw.player.play_state = 0;
+            self.raw.newly_pressed_buttons_player1 = 0;
         } else {
-            self.player.level_number = self.player1.level_number;
-            self.player.score = self.total_score;
+            self.raw.player.level_number = self.raw.player1.level_number;
+            self.raw.player.score = self.raw.total_score;
             // The rest of playState_bTypeGoalCheck.
-            self.player.play_state = 0;
-            self.game_mode_state = self.game_mode_state.wrapping_add(1);
+            self.raw.player.play_state = 0;
+            self.raw.game_mode_state = self.raw.game_mode_state.wrapping_add(1);
         }
         self.finish_update_player1()
     }
 
     /// `render_ending`: only the type-A rocket has state the game reads.
     fn render_ending(&mut self) {
-        if self.game_type != 0 {
+        if self.raw.game_type != 0 {
             return;
         }
         // ending_typeA: the rocket waits $F0 frames, then climbs (every other frame while high).
-        let vars = &mut self.ending_custom_vars;
+        let vars = &mut self.raw.ending_custom_vars;
         if vars[0] == 0 {
             return;
         }
@@ -245,7 +245,7 @@ impl Nes {
             vars[1] = vars[1].wrapping_add(1);
             return;
         }
-        if vars[0] >= 0xB0 && self.frame_counter & 1 != 0 {
+        if vars[0] >= 0xB0 && self.raw.frame_counter & 1 != 0 {
             return;
         }
         vars[0] = vars[0].wrapping_sub(1);

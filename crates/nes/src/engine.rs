@@ -1,4 +1,4 @@
-//! The engine: the game's RAM as named fields, the NMI handler, and the main loop as a resumable
+//! The engine: the game's RAM ([`Ram`]), the NMI handler, and the main loop as a resumable
 //! routine.
 //!
 //! The ROM runs a main loop that blocks, many times per frame's worth of code, in
@@ -13,7 +13,7 @@ use crate::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
 use crate::ending::EndingStep;
 use crate::events::Events;
 use crate::modifiers::{Modifiers, UncappedScore};
-use crate::player::PlayerVars;
+use crate::ram::Ram;
 use crate::region::Region;
 use crate::tables::*;
 
@@ -90,8 +90,8 @@ pub(crate) enum Flow {
     Ret(u8),
 }
 
-/// NES Tetris (USA), frame-exact. Fields are the game's RAM variables, named as in the
-/// disassembly (TetrisNESDisasm) with their addresses.
+/// NES Tetris (USA), frame-exact: the game's RAM ([`Nes::raw`]) and where the main loop waits.
+/// Read the game through the typed accessors ([`Nes::score`], [`Nes::active_piece`], ...).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Nes {
     pub(crate) region: Region,
@@ -117,118 +117,9 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
-
-    /// `rng_seed` ($17-$18), as `$17 << 8 | $18`.
-    pub rng_seed: u16,
-    /// `spawnID` ($19): the last piece picked (orientation id).
-    pub spawn_id: u8,
-    /// `spawnCount` ($1A).
-    pub spawn_count: u8,
-    /// `verticalBlankingInterval` ($33).
-    pub vertical_blanking_interval: u8,
-    /// The active player's working copy ($40-$5F).
-    pub player: PlayerVars,
-    /// `player1_*` ($60-$7F).
-    pub player1: PlayerVars,
-    /// `player2_*` ($80-$9F).
-    pub player2: PlayerVars,
-    /// `outOfDateRenderFlags` ($A3).
-    pub out_of_date_render_flags: u8,
-    /// `twoPlayerPieceDelayCounter` ($A4).
-    pub two_player_piece_delay_counter: u8,
-    /// `twoPlayerPieceDelayPiece` ($A6).
-    pub two_player_piece_delay_piece: u8,
-    /// `gameModeState` ($A7).
-    pub game_mode_state: u8,
-    /// `generalCounter` ($A8).
-    pub general_counter: u8,
-    /// `generalCounter2` ($A9).
-    pub general_counter2: u8,
-    /// `generalCounter4` ($AB): the B-type ending's level bonus (`bTypeLevelBonus`).
-    pub general_counter4: u8,
-    /// `generalCounter5` ($AC): the B-type ending's height bonus (`bTypeHeightBonus`).
-    pub general_counter5: u8,
-    /// `selectingLevelOrHeight` ($AD).
-    pub selecting_level_or_height: u8,
-    /// `originalY` ($AE): scratch, and the level menu's level/height selection between frames.
-    pub original_y: u8,
-    /// `dropSpeed` ($AF).
-    pub drop_speed: u8,
-    /// `frameCounter` ($B1-$B2).
-    pub frame_counter: u16,
-    /// `newlyPressedButtons` ($B5): the active player's.
-    pub newly_pressed_buttons: u8,
-    /// `heldButtons` ($B6): the active player's.
-    pub held_buttons: u8,
-    /// `activePlayer` ($B7).
-    pub active_player: u8,
-    /// `allegro` ($BA).
-    pub allegro: u8,
-    /// `pendingGarbage` ($BB).
-    pub pending_garbage: u8,
-    /// `pendingGarbageInactivePlayer` ($BC).
-    pub pending_garbage_inactive_player: u8,
-    /// `renderMode` ($BD).
-    pub render_mode: u8,
-    /// `numberOfPlayers` ($BE).
-    pub number_of_players: u8,
-    /// `nextPiece` ($BF).
-    pub next_piece: u8,
-    /// `gameMode` ($C0): 0 legal, 1 title, 2 type menu, 3 level menu, 4 play, 5 demo, 6 start demo.
-    pub game_mode: u8,
-    /// `gameType` ($C1): 0 A-type, 1 B-type.
-    pub game_type: u8,
-    /// `musicType` ($C2): 0-3 (3 = off).
-    pub music_type: u8,
-    /// `sleepCounter` ($C3).
-    pub sleep_counter: u8,
-    /// `ending` ($C4): which type-A ending (0-4).
-    pub ending: u8,
-    /// `ending_customVars` ($C5-$CB): the type-A rocket's height and delay.
-    pub ending_custom_vars: [u8; 7],
-    /// `demo_heldButtons` ($CE).
-    pub demo_held_buttons: u8,
-    /// `demo_repeats` ($CF).
-    pub demo_repeats: u8,
-    /// `$D0`: the demo-recording flag (set to 0 by the title screen).
-    pub demo_recording: u8,
-    /// `demoButtonsAddr` ($D1-$D2): the demo's place in `demoButtonsTable`.
-    pub demo_buttons_addr: u16,
-    /// `demoIndex` ($D3): the demo's place in `demoTetriminoTypeTable`.
-    pub demo_index: u8,
-    /// `highScoreEntryNameOffsetForLetter` ($D4).
-    pub high_score_entry_name_offset_for_letter: u8,
-    /// `highScoreEntryRawPos` ($D5).
-    pub high_score_entry_raw_pos: u8,
-    /// `highScoreEntryNameOffsetForRow` ($D6).
-    pub high_score_entry_name_offset_for_row: u8,
-    /// `highScoreEntryCurrentLetter` ($D7).
-    pub high_score_entry_current_letter: u8,
-    /// `lineClearStatsByType` ($D8-$DB): BCD counts of singles, doubles, triples, tetrises.
-    pub line_clear_stats_by_type: [u8; 4],
-    /// `totalScore` ($DC-$DE): the B-type ending's score with bonuses, BCD.
-    pub total_score: [u8; 3],
-    /// `displayNextPiece` ($DF): 0 shows the preview.
-    pub display_next_piece: u8,
-    /// `musicTrack` ($06F5).
-    pub music_track: u8,
-    /// `newlyPressedButtons_player1` ($F5).
-    pub newly_pressed_buttons_player1: u8,
-    /// `heldButtons_player1` ($F7).
-    pub held_buttons_player1: u8,
-    /// `statsByType` ($03F0-$03FD): BCD piece counts, two bytes per type T J Z O S L I.
-    pub stats_by_type: [u8; 14],
-    /// `playfield` ($0400): the whole page; cells 0-199 are the 10×20 field, the rest stays
-    /// `tileEmpty`, which is why rows −2 and −1 above the field are free for collisions.
-    pub playfield: [u8; 256],
-    /// `highScoreNames` ($0700).
-    pub high_score_names: [u8; 0x30],
-    /// `highScoreScoresA` ($0730) and `highScoreScoresB` ($073C), BCD.
-    pub high_score_scores: [u8; 0x18],
-    /// `highScoreLevels` ($0748).
-    pub high_score_levels: [u8; 8],
-    /// `initMagic` ($0750).
-    pub init_magic: [u8; 5],
+    /// The game's RAM variables under their disassembly names. Reading them is safe; writing
+    /// them puts the engine in states the ROM may never reach (see [`Ram`]).
+    pub raw: Ram,
 }
 
 /// `initMagic` once `initRam` has run: the high-score table is valid.
@@ -301,61 +192,7 @@ impl Nes {
             music_clock: crate::lag::MusicClock::default(),
             crash: None,
             cpu_phase: None,
-            rng_seed: 0,
-            spawn_id: 0,
-            spawn_count: 0,
-            vertical_blanking_interval: 0,
-            player: PlayerVars::default(),
-            player1: PlayerVars::default(),
-            player2: PlayerVars::default(),
-            out_of_date_render_flags: 0,
-            two_player_piece_delay_counter: 0,
-            two_player_piece_delay_piece: 0,
-            game_mode_state: 0,
-            general_counter: 0,
-            general_counter2: 0,
-            general_counter4: 0,
-            general_counter5: 0,
-            selecting_level_or_height: 0,
-            original_y: 0,
-            drop_speed: 0,
-            frame_counter: 0,
-            newly_pressed_buttons: 0,
-            held_buttons: 0,
-            active_player: 0,
-            allegro: 0,
-            pending_garbage: 0,
-            pending_garbage_inactive_player: 0,
-            render_mode: 0,
-            number_of_players: 0,
-            next_piece: 0,
-            game_mode: 0,
-            game_type: 0,
-            music_type: 0,
-            sleep_counter: 0,
-            ending: 0,
-            ending_custom_vars: [0; 7],
-            demo_held_buttons: 0,
-            demo_repeats: 0,
-            demo_recording: 0,
-            demo_buttons_addr: 0,
-            demo_index: 0,
-            high_score_entry_name_offset_for_letter: 0,
-            high_score_entry_raw_pos: 0,
-            high_score_entry_name_offset_for_row: 0,
-            high_score_entry_current_letter: 0,
-            line_clear_stats_by_type: [0; 4],
-            total_score: [0; 3],
-            display_next_piece: 0,
-            music_track: 0,
-            newly_pressed_buttons_player1: 0,
-            held_buttons_player1: 0,
-            stats_by_type: [0; 14],
-            playfield: [0; 256],
-            high_score_names: [0; 0x30],
-            high_score_scores: [0; 0x18],
-            high_score_levels: [0; 8],
-            init_magic: [0; 5],
+            raw: Ram::default(),
         }
     }
 
@@ -367,25 +204,25 @@ impl Nes {
         if self.nmi_skip == 0 {
             match self.wait {
                 Wait::MainLoop
-                    if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 =>
+                    if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 =>
                 {
-                    if self.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL
+                    if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL
                         || self.lag.is_some()
                     {
                         return self.play_frame_timed(buttons);
                     }
                     return self.play_frame(buttons);
                 }
-                Wait::Pause if self.game_mode != game_mode::DEMO => {
+                Wait::Pause if self.raw.game_mode != game_mode::DEMO => {
                     // A paused frame (render mode 0): the NMI, then the pause loop looks for
                     // Start. Kept small: most frames of a paused game end here.
                     self.nmi(buttons);
-                    if self.newly_pressed_buttons_player1 != Buttons::START.0 {
+                    if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
                         // The pause's wait: the sound driver plays the pause, not the music.
                         self.music_clock.lost += 1;
                         return self.events;
                     }
-                    return self.resume_after_nmi(self.game_mode);
+                    return self.resume_after_nmi(self.raw.game_mode);
                 }
                 _ => {}
             }
@@ -405,15 +242,15 @@ impl Nes {
     pub(crate) fn play_frame_native(&mut self, buttons: Buttons) -> Events {
         // The player-1 block as the last frame left it, read before the NMI writes single bytes
         // of it (see `run_play_states`).
-        let player1_before_nmi = self.player1;
+        let player1_before_nmi = self.raw.player1;
         self.nmi(buttons);
         match self.run_play_states(Some(&player1_before_nmi)) {
             // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
-            Flow::Ret(a) if a == self.game_mode_state => {}
+            Flow::Ret(a) if a == self.raw.game_mode_state => {}
             Flow::Ret(a) => self.wait = self.after_branch(a),
             Flow::Wait(w) => self.wait = w,
         }
-        if self.game_mode != game_mode::PLAY {
+        if self.raw.game_mode != game_mode::PLAY {
             self.events.add(Events::MODE_CHANGE);
         }
         self.events
@@ -438,7 +275,7 @@ impl Nes {
             self.music_clock.lost += 1;
             return self.events;
         }
-        let mode_before = self.game_mode;
+        let mode_before = self.raw.game_mode;
         self.nmi(buttons);
         self.resume_after_nmi(mode_before)
     }
@@ -448,7 +285,7 @@ impl Nes {
     #[inline(never)]
     fn resume_after_nmi(&mut self, mode_before: u8) -> Events {
         self.resume();
-        if self.game_mode != mode_before {
+        if self.raw.game_mode != mode_before {
             self.events.add(Events::MODE_CHANGE);
         }
         self.events
@@ -465,7 +302,8 @@ impl Nes {
     /// caller that knows a frame lagged (measured on the ROM, see `playfield-rom`'s lag probe);
     /// outside play it is the same as [`Nes::step`].
     pub fn step_lag_frame(&mut self, buttons: Buttons) -> Events {
-        if self.wait != Wait::MainLoop || self.nmi_skip > 0 || self.game_mode != game_mode::PLAY {
+        if self.wait != Wait::MainLoop || self.nmi_skip > 0 || self.raw.game_mode != game_mode::PLAY
+        {
             return self.step(buttons);
         }
         self.frame += 1;
@@ -514,7 +352,7 @@ impl Nes {
     /// `initRam`: zeroes RAM pages $00-$06, writes the default high scores unless `initMagic`
     /// says they survived a soft reset (warm boot), seeds the RNG and empties the playfield.
     fn init_ram(&mut self) {
-        let warm = self.init_magic == INIT_MAGIC;
+        let warm = self.raw.init_magic == INIT_MAGIC;
         let mut fresh = Nes::power_on_region(self.region);
         fresh.frame = self.frame;
         fresh.wait = self.wait;
@@ -523,18 +361,18 @@ impl Nes {
         fresh.modifiers = self.modifiers;
         fresh.music_clock = self.music_clock;
         if warm {
-            fresh.high_score_names = self.high_score_names;
-            fresh.high_score_scores = self.high_score_scores;
-            fresh.high_score_levels = self.high_score_levels;
+            fresh.raw.high_score_names = self.raw.high_score_names;
+            fresh.raw.high_score_scores = self.raw.high_score_scores;
+            fresh.raw.high_score_levels = self.raw.high_score_levels;
         } else {
-            fresh.high_score_names = DEFAULT_HIGH_SCORE_NAMES;
-            fresh.high_score_scores = DEFAULT_HIGH_SCORE_SCORES;
-            fresh.high_score_levels = DEFAULT_HIGH_SCORE_LEVELS;
+            fresh.raw.high_score_names = DEFAULT_HIGH_SCORE_NAMES;
+            fresh.raw.high_score_scores = DEFAULT_HIGH_SCORE_SCORES;
+            fresh.raw.high_score_levels = DEFAULT_HIGH_SCORE_LEVELS;
         }
-        fresh.init_magic = INIT_MAGIC;
-        fresh.rng_seed = 0x8988;
+        fresh.raw.init_magic = INIT_MAGIC;
+        fresh.raw.rng_seed = 0x8988;
         // memset_page fills pages 4 and 5 with tileEmpty.
-        fresh.playfield = [TILE_EMPTY; 256];
+        fresh.raw.playfield = [TILE_EMPTY; 256];
         *self = fresh;
     }
 
@@ -589,13 +427,13 @@ impl Nes {
     #[inline(always)]
     pub(crate) fn nmi(&mut self, buttons: Buttons) {
         self.render();
-        self.sleep_counter = self.sleep_counter.wrapping_sub(1);
-        if self.sleep_counter == 0xFF {
-            self.sleep_counter = 0;
+        self.raw.sleep_counter = self.raw.sleep_counter.wrapping_sub(1);
+        if self.raw.sleep_counter == 0xFF {
+            self.raw.sleep_counter = 0;
         }
-        self.frame_counter = self.frame_counter.wrapping_add(1);
-        self.rng_seed = next_rng(self.rng_seed);
-        self.vertical_blanking_interval = 1;
+        self.raw.frame_counter = self.raw.frame_counter.wrapping_add(1);
+        self.raw.rng_seed = next_rng(self.raw.rng_seed);
+        self.raw.vertical_blanking_interval = 1;
         self.poll_controller_buttons(buttons);
     }
 
@@ -604,9 +442,9 @@ impl Nes {
     #[inline(always)]
     fn poll_controller_buttons(&mut self, buttons: Buttons) {
         let held = buttons.0;
-        self.newly_pressed_buttons_player1 = held & !self.held_buttons_player1;
-        self.held_buttons_player1 = held;
-        if self.game_mode == game_mode::DEMO {
+        self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
+        self.raw.held_buttons_player1 = held;
+        if self.raw.game_mode == game_mode::DEMO {
             self.poll_demo_buttons();
         }
     }
@@ -614,17 +452,17 @@ impl Nes {
     /// The demo's part of `pollControllerButtons`.
     #[cold]
     fn poll_demo_buttons(&mut self) {
-        if self.newly_pressed_buttons_player1 == Buttons::START.0 {
-            self.demo_buttons_addr =
-                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
-            self.frame_counter &= 0x00FF;
-            self.game_mode = game_mode::TITLE;
+        if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+            self.raw.demo_buttons_addr =
+                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.raw.demo_buttons_addr & 0xFF);
+            self.raw.frame_counter &= 0x00FF;
+            self.raw.game_mode = game_mode::TITLE;
             return;
         }
-        if self.demo_repeats != 0 {
-            self.demo_repeats -= 1;
-            self.newly_pressed_buttons_player1 = 0;
-            self.held_buttons_player1 = self.demo_held_buttons;
+        if self.raw.demo_repeats != 0 {
+            self.raw.demo_repeats -= 1;
+            self.raw.newly_pressed_buttons_player1 = 0;
+            self.raw.held_buttons_player1 = self.raw.demo_held_buttons;
             return;
         }
         let Some(demo) = self.demo_data.clone() else {
@@ -632,17 +470,17 @@ impl Nes {
             self.wait = Wait::Unsupported;
             return;
         };
-        let next = demo.button_byte(self.demo_buttons_addr);
-        self.demo_buttons_addr = self.demo_buttons_addr.wrapping_add(1);
-        self.newly_pressed_buttons_player1 = (self.demo_held_buttons ^ next) & next;
-        self.demo_held_buttons = next;
-        self.demo_repeats = demo.button_byte(self.demo_buttons_addr);
-        self.demo_buttons_addr = self.demo_buttons_addr.wrapping_add(1);
-        if (self.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE {
+        let next = demo.button_byte(self.raw.demo_buttons_addr);
+        self.raw.demo_buttons_addr = self.raw.demo_buttons_addr.wrapping_add(1);
+        self.raw.newly_pressed_buttons_player1 = (self.raw.demo_held_buttons ^ next) & next;
+        self.raw.demo_held_buttons = next;
+        self.raw.demo_repeats = demo.button_byte(self.raw.demo_buttons_addr);
+        self.raw.demo_buttons_addr = self.raw.demo_buttons_addr.wrapping_add(1);
+        if (self.raw.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE {
             // Exhausted: this frame keeps the real gamepad's held buttons.
             return;
         }
-        self.held_buttons_player1 = self.demo_held_buttons;
+        self.raw.held_buttons_player1 = self.raw.demo_held_buttons;
     }
 
     /// Turns on departures from the ROM (see [`Modifiers`]); the default is the ROM exactly.
@@ -664,9 +502,11 @@ impl Nes {
     /// `render`: only the play screen and the high-score screen touch game state.
     #[inline(always)]
     fn render(&mut self) {
-        match self.render_mode {
+        match self.raw.render_mode {
             // render_mode_congratulations_screen clears the flags once the letter is drawn.
-            2 if self.out_of_date_render_flags & 0x80 != 0 => self.out_of_date_render_flags = 0,
+            2 if self.raw.out_of_date_render_flags & 0x80 != 0 => {
+                self.raw.out_of_date_render_flags = 0
+            }
             3 => self.render_mode_play_and_demo(),
             _ => {}
         }
@@ -674,35 +514,38 @@ impl Nes {
 
     /// `render_mode_play_and_demo` (player 1 only; the USA ROM has one player).
     fn render_mode_play_and_demo(&mut self) {
-        if self.lag.is_some() && self.player.completed_lines == 4 && self.frame_counter & 7 == 0 {
+        if self.lag.is_some()
+            && self.raw.player.completed_lines == 4
+            && self.raw.frame_counter & 7 == 0
+        {
             // The tetris flash's sound (`@renderTetrisFlashAndSound`).
             self.sound_effect(1, 0x09);
         }
-        if self.player1.play_state == play_state::LINE_CLEAR_ANIMATION {
-            self.player.row_y = self.player1.row_y;
-            self.player.completed_row = self.player1.completed_row;
-            self.player.play_state = self.player1.play_state;
+        if self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION {
+            self.raw.player.row_y = self.raw.player1.row_y;
+            self.raw.player.completed_row = self.raw.player1.completed_row;
+            self.raw.player.play_state = self.raw.player1.play_state;
             self.update_line_clearing_animation();
-            self.player1.row_y = self.player.row_y;
-            self.player1.play_state = self.player.play_state;
-            self.player1.vram_row = 0;
+            self.raw.player1.row_y = self.raw.player.row_y;
+            self.raw.player1.play_state = self.raw.player.play_state;
+            self.raw.player1.vram_row = 0;
         } else {
-            let vram_row = vram_row_after_upload(self.player1.vram_row);
-            self.player.vram_row = vram_row;
-            self.player1.vram_row = vram_row;
+            let vram_row = vram_row_after_upload(self.raw.player1.vram_row);
+            self.raw.player.vram_row = vram_row;
+            self.raw.player1.vram_row = vram_row;
         }
         // The lines, level, score and stats flags are cleared once drawn (one player).
-        self.out_of_date_render_flags &= !(0x01 | 0x02 | 0x04 | 0x40);
+        self.raw.out_of_date_render_flags &= !(0x01 | 0x02 | 0x04 | 0x40);
     }
 
     /// `updateLineClearingAnimation`: every fourth frame blanks one more column pair.
     fn update_line_clearing_animation(&mut self) {
-        if self.frame_counter & 0x03 != 0 {
+        if self.raw.frame_counter & 0x03 != 0 {
             return;
         }
-        self.player.row_y = self.player.row_y.wrapping_add(1);
-        if (self.player.row_y.wrapping_sub(5) as i8) >= 0 {
-            self.player.play_state = self.player.play_state.wrapping_add(1);
+        self.raw.player.row_y = self.raw.player.row_y.wrapping_add(1);
+        if (self.raw.player.row_y.wrapping_sub(5) as i8) >= 0 {
+            self.raw.player.play_state = self.raw.player.play_state.wrapping_add(1);
         }
     }
 
@@ -718,10 +561,10 @@ impl Nes {
                 if i < 2 {
                     Flow::Wait(Wait::InitRam(i + 1))
                 } else {
-                    self.game_mode_state = 0;
-                    self.game_mode = 0;
-                    self.number_of_players = 1;
-                    self.frame_counter &= 0x00FF;
+                    self.raw.game_mode_state = 0;
+                    self.raw.game_mode = 0;
+                    self.raw.number_of_players = 1;
+                    self.raw.frame_counter &= 0x00FF;
                     self.wait = Wait::MainLoop;
                     Flow::Wait(self.main_loop())
                 }
@@ -736,7 +579,7 @@ impl Nes {
                 }
                 self.nmi_skip = self
                     .region
-                    .nmis_missed_while_loading(screen, self.game_type);
+                    .nmis_missed_while_loading(screen, self.raw.game_type);
                 Flow::Wait(Wait::LoadAfter(screen, 0))
             }
             Wait::LoadAfter(screen, i) => {
@@ -761,7 +604,7 @@ impl Nes {
             Wait::EndingUnskippable(step) => self.ending_unskippable_waited(step),
             Wait::EndingLoop => self.ending_loop_waited(),
             Wait::GameOverReset => {
-                self.game_mode = game_mode::LEVEL_MENU;
+                self.raw.game_mode = game_mode::LEVEL_MENU;
                 Flow::Ret(0x03)
             }
         };
@@ -776,7 +619,7 @@ impl Nes {
 
     /// `@mainLoop` after `branchOnGameMode` returned with `a`.
     fn after_branch(&mut self, a: u8) -> Wait {
-        if a == self.game_mode_state {
+        if a == self.raw.game_mode_state {
             return Wait::MainLoop;
         }
         self.check_for_demo_data_exhaustion();
@@ -786,7 +629,7 @@ impl Nes {
     /// `@mainLoop`: runs game-mode routines until one blocks or returns A == `gameModeState`.
     fn main_loop(&mut self) -> Wait {
         loop {
-            let flow = if self.game_mode == game_mode::PLAY && self.game_mode_state == 2 {
+            let flow = if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 {
                 self.run_play_states(None)
             } else {
                 self.branch_on_game_mode()
@@ -794,7 +637,7 @@ impl Nes {
             match flow {
                 Flow::Wait(w) => return w,
                 Flow::Ret(a) => {
-                    if a == self.game_mode_state {
+                    if a == self.raw.game_mode_state {
                         return Wait::MainLoop;
                     }
                     self.check_for_demo_data_exhaustion();
@@ -805,19 +648,19 @@ impl Nes {
 
     /// `@checkForDemoDataExhaustion`: the demo ends when its button table runs out.
     fn check_for_demo_data_exhaustion(&mut self) {
-        if self.game_mode == game_mode::DEMO
-            && (self.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE
+        if self.raw.game_mode == game_mode::DEMO
+            && (self.raw.demo_buttons_addr >> 8) as u8 == DEMO_TETRIMINO_TYPE_PAGE
         {
-            self.demo_buttons_addr =
-                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.demo_buttons_addr & 0xFF);
-            self.frame_counter &= 0x00FF;
-            self.game_mode = game_mode::TITLE;
+            self.raw.demo_buttons_addr =
+                u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.raw.demo_buttons_addr & 0xFF);
+            self.raw.frame_counter &= 0x00FF;
+            self.raw.game_mode = game_mode::TITLE;
         }
     }
 
     /// `branchOnGameMode`.
     fn branch_on_game_mode(&mut self) -> Flow {
-        match self.game_mode {
+        match self.raw.game_mode {
             game_mode::LEGAL => self.game_mode_legal_screen(),
             game_mode::TITLE => self.game_mode_title_screen(),
             game_mode::GAME_TYPE_MENU => self.game_mode_game_type_menu(),
@@ -830,11 +673,11 @@ impl Nes {
                     );
                 }
                 // gameMode_startDemo
-                self.game_type = 0;
-                self.player1.start_level = 0;
-                self.game_mode_state = 0;
-                self.player1.play_state = 0;
-                self.game_mode = game_mode::DEMO;
+                self.raw.game_type = 0;
+                self.raw.player1.start_level = 0;
+                self.raw.game_mode_state = 0;
+                self.raw.player1.play_state = 0;
+                self.raw.game_mode = game_mode::DEMO;
                 self.game_mode_play_and_ending_high_score()
             }
             _ => self.stop_unsupported("gameMode above 6 jumps outside the dispatch table"),
@@ -845,32 +688,32 @@ impl Nes {
     fn after_load(&mut self, screen: Screen) -> Flow {
         match screen {
             Screen::Legal => {
-                self.sleep_counter = self.region.legal_sleep_time();
+                self.raw.sleep_counter = self.region.legal_sleep_time();
                 Flow::Wait(Wait::LegalSleep)
             }
             Screen::Title => {
-                self.frame_counter &= 0x00FF;
+                self.raw.frame_counter &= 0x00FF;
                 Flow::Wait(Wait::TitleStart)
             }
             Screen::GameTypeMenu => {
-                self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
+                self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)]);
                 self.game_type_menu_frame()
             }
             Screen::LevelMenu => {
-                self.original_y = 0;
-                self.drop_speed = 0;
-                while self.player1.start_level >= 10 {
-                    self.player1.start_level -= 10;
+                self.raw.original_y = 0;
+                self.raw.drop_speed = 0;
+                while self.raw.player1.start_level >= 10 {
+                    self.raw.player1.start_level -= 10;
                 }
                 self.level_menu_frame()
             }
             Screen::GameBackground => {
-                self.player1.play_state = 1;
-                self.player2.play_state = 1;
-                self.player1.level_number = self.player1.start_level;
-                self.player2.level_number = self.player2.start_level;
-                self.game_mode_state += 1;
-                Flow::Ret(self.player2.start_level)
+                self.raw.player1.play_state = 1;
+                self.raw.player2.play_state = 1;
+                self.raw.player1.level_number = self.raw.player1.start_level;
+                self.raw.player2.level_number = self.raw.player2.start_level;
+                self.raw.game_mode_state += 1;
+                Flow::Ret(self.raw.player2.start_level)
             }
             Screen::HighScoreEntry => self.high_score_entry_start(),
             Screen::EndingA | Screen::EndingB => self.ending_screen_on(),
@@ -879,24 +722,24 @@ impl Nes {
 
     /// `setMusicTrack`: returns what the routine leaves in A.
     pub(crate) fn set_music_track(&mut self, track: u8) -> u8 {
-        self.music_track = track;
-        if self.game_mode == game_mode::DEMO {
-            self.music_track = 0xFF;
+        self.raw.music_track = track;
+        if self.raw.game_mode == game_mode::DEMO {
+            self.raw.music_track = 0xFF;
             self.note_music_track(0xFF);
             return 0xFF;
         }
         self.note_music_track(track);
-        self.game_mode
+        self.raw.game_mode
     }
 
     /// `generateNextPseudorandomNumber` on `rng_seed`.
     pub(crate) fn step_rng(&mut self) {
-        self.rng_seed = next_rng(self.rng_seed);
+        self.raw.rng_seed = next_rng(self.raw.rng_seed);
     }
 
     /// `rng_seed` ($17), the byte the game's random choices read.
     pub(crate) fn rng_high(&self) -> u8 {
-        (self.rng_seed >> 8) as u8
+        (self.raw.rng_seed >> 8) as u8
     }
 }
 

@@ -186,7 +186,7 @@ impl Nes {
     #[cold]
     #[inline(never)]
     pub(crate) fn play_frame_timed(&mut self, buttons: Buttons) -> Events {
-        let level = self.player1.level_number;
+        let level = self.raw.player1.level_number;
         let on = level >= LAG_AUDIO_FROM_LEVEL
             && self.region == Region::Ntsc
             && !self.modifiers.ignore_lag;
@@ -198,10 +198,10 @@ impl Nes {
             self.start_lag_model();
         }
         let heavy = level >= LAG_FROM_LEVEL
-            && (self.player1.play_state == play_state::UPDATE_LINES
-                || (self.player1.play_state == play_state::LINE_CLEAR_ANIMATION
-                    && self.frame_counter & 3 == 0
-                    && self.player1.row_y >= 4));
+            && (self.raw.player1.play_state == play_state::UPDATE_LINES
+                || (self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION
+                    && self.raw.frame_counter & 3 == 0
+                    && self.raw.player1.row_y >= 4));
         if heavy && let Some(events) = self.heavy_frame(buttons) {
             return events;
         }
@@ -269,9 +269,9 @@ impl Nes {
         };
         let mut run = Run::new(ram, self.program.clone(), phase);
         run.push_main_loop_return();
-        let completed = self.player1.completed_lines;
-        let hold_down = self.player1.hold_down_points;
-        let level_before = self.player1.level_number;
+        let completed = self.raw.player1.completed_lines;
+        let hold_down = self.raw.player1.hold_down_points;
+        let level_before = self.raw.player1.level_number;
         let stop = run.advance(buttons.0).ok()?;
         if let Some(lag) = &mut self.lag
             && self.program.is_none()
@@ -284,7 +284,7 @@ impl Nes {
             self.events.add(Events::LINES_CLEARED);
             self.events.lines_cleared = completed;
         }
-        if self.player.level_number != level_before {
+        if self.raw.player.level_number != level_before {
             self.events.add(Events::LEVEL_UP);
         }
         Some(self.events)
@@ -458,7 +458,9 @@ impl Nes {
 
     /// Starts the lag model from a RAM image's sound driver bytes (an import at a high level).
     pub(crate) fn import_audio(&mut self, ram: &[u8; 0x800]) {
-        if self.player1.level_number >= LAG_AUDIO_FROM_LEVEL && self.game_mode == game_mode::PLAY {
+        if self.raw.player1.level_number >= LAG_AUDIO_FROM_LEVEL
+            && self.raw.game_mode == game_mode::PLAY
+        {
             self.lag = Some(Box::new(LagModel {
                 audio: AudioRam::from_ram(ram),
                 music_exact: self.program.is_some(),

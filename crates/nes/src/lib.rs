@@ -10,7 +10,9 @@
 //! [`Nes::game_mode`], [`Nes::active_piece`], [`Nes::next_piece`], [`Nes::board`] — and what each
 //! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
 //! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
-//! themselves stay reachable for tools that compare with the ROM, under their disassembly names.
+//! themselves stay reachable for tools that compare with the ROM, under their disassembly names,
+//! in one field, [`Nes::raw`] ([`Ram`]): read them freely, but writing them can put the engine in
+//! states the ROM never reaches.
 //!
 //! ```
 //! use playfield_nes::{Buttons, GameMode, Nes};
@@ -36,7 +38,6 @@
 //! score loop at the highest levels).
 
 mod audio;
-pub mod autoplay;
 mod buttons;
 mod cpu;
 mod demo;
@@ -49,7 +50,6 @@ mod high_score;
 mod lag;
 mod menus;
 mod modifiers;
-pub mod movies;
 mod piece;
 mod play;
 mod player;
@@ -57,6 +57,7 @@ mod program;
 mod ram;
 mod region;
 pub mod rules;
+mod setup;
 pub mod tables;
 pub mod trace;
 mod view;
@@ -71,8 +72,9 @@ pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
 pub use program::{ProgramData, ProgramDataError};
-pub use ram::{RamImportError, addr};
+pub use ram::{Ram, RamImportError, addr};
 pub use region::Region;
+pub use setup::{GameSetup, MenuDriver};
 pub use view::{Board, GameMode, GameType, PlayState};
 
 /// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction. Not a

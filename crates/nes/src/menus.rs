@@ -8,54 +8,54 @@ const START: u8 = Buttons::START.0;
 impl Nes {
     /// `gameMode_legalScreen`: up to the copy of the screen.
     pub(crate) fn game_mode_legal_screen(&mut self) -> Flow {
-        self.render_mode = 0;
+        self.raw.render_mode = 0;
         Flow::Wait(Wait::LoadDisable(Screen::Legal))
     }
 
     /// `sleep_for_a_vblanks` with `LEGAL_SLEEP_TIME`, then the Start-skippable second phase.
     pub(crate) fn legal_sleep(&mut self) -> Flow {
-        if self.sleep_counter != 0 {
+        if self.raw.sleep_counter != 0 {
             return Flow::Wait(Wait::LegalSleep);
         }
-        self.general_counter = self.region.legal_sleep_time();
+        self.raw.general_counter = self.region.legal_sleep_time();
         self.legal_check_start()
     }
 
     /// `@waitForStartButton` (legal screen): checks Start before each wait.
     fn legal_check_start(&mut self) -> Flow {
-        if self.newly_pressed_buttons_player1 == START {
-            self.game_mode += 1;
+        if self.raw.newly_pressed_buttons_player1 == START {
+            self.raw.game_mode += 1;
             return Flow::Ret(START);
         }
         Flow::Wait(Wait::LegalStart)
     }
 
     pub(crate) fn legal_start_waited(&mut self) -> Flow {
-        self.general_counter = self.general_counter.wrapping_sub(1);
-        if self.general_counter != 0 {
+        self.raw.general_counter = self.raw.general_counter.wrapping_sub(1);
+        if self.raw.general_counter != 0 {
             return self.legal_check_start();
         }
-        self.game_mode += 1;
+        self.raw.game_mode += 1;
         // A still holds $FF from the wait's memset_page.
         Flow::Ret(0xFF)
     }
 
     /// `gameMode_titleScreen`: up to the copy of the screen.
     pub(crate) fn game_mode_title_screen(&mut self) -> Flow {
-        self.render_mode = 0;
-        self.demo_recording = 0;
-        self.display_next_piece = 0;
+        self.raw.render_mode = 0;
+        self.raw.demo_recording = 0;
+        self.raw.display_next_piece = 0;
         Flow::Wait(Wait::LoadDisable(Screen::Title))
     }
 
     /// The title's `@waitForStartButton` loop, after its wait.
     pub(crate) fn title_start(&mut self) -> Flow {
-        if self.newly_pressed_buttons_player1 == START {
-            self.game_mode += 1;
+        if self.raw.newly_pressed_buttons_player1 == START {
+            self.raw.game_mode += 1;
             return Flow::Ret(0x02);
         }
-        if (self.frame_counter >> 8) == 0x05 {
-            self.game_mode = game_mode::START_DEMO;
+        if (self.raw.frame_counter >> 8) == 0x05 {
+            self.raw.game_mode = game_mode::START_DEMO;
             return Flow::Ret(0x06);
         }
         Flow::Wait(Wait::TitleStart)
@@ -63,38 +63,38 @@ impl Nes {
 
     /// `gameMode_gameTypeMenu`: up to the copy of the screen.
     pub(crate) fn game_mode_game_type_menu(&mut self) -> Flow {
-        self.render_mode = 1;
+        self.raw.render_mode = 1;
         Flow::Wait(Wait::LoadDisable(Screen::GameTypeMenu))
     }
 
     /// One pass of the game-type menu loop (`L830B`). The ROM compares the newly pressed buttons
     /// for equality, so two buttons pressed on the same frame do nothing.
     pub(crate) fn game_type_menu_frame(&mut self) -> Flow {
-        let newly = self.newly_pressed_buttons_player1;
+        let newly = self.raw.newly_pressed_buttons_player1;
         if newly == Buttons::RIGHT.0 {
-            self.game_type = 1;
+            self.raw.game_type = 1;
         } else if newly == Buttons::LEFT.0 {
-            self.game_type = 0;
+            self.raw.game_type = 0;
         }
-        if newly == Buttons::DOWN.0 && self.music_type != 3 {
-            self.music_type = self.music_type.wrapping_add(1);
+        if newly == Buttons::DOWN.0 && self.raw.music_type != 3 {
+            self.raw.music_type = self.raw.music_type.wrapping_add(1);
             self.set_music_track(
-                crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)],
+                crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)],
             );
         }
-        if newly == Buttons::UP.0 && self.music_type != 0 {
-            self.music_type = self.music_type.wrapping_sub(1);
+        if newly == Buttons::UP.0 && self.raw.music_type != 0 {
+            self.raw.music_type = self.raw.music_type.wrapping_sub(1);
             self.set_music_track(
-                crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)],
+                crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)],
             );
         }
         if newly == START {
-            self.game_mode += 1;
+            self.raw.game_mode += 1;
             return Flow::Ret(0x02);
         }
         if newly == Buttons::B.0 {
-            self.frame_counter &= 0x00FF;
-            self.game_mode = self.game_mode.wrapping_sub(1);
+            self.raw.frame_counter &= 0x00FF;
+            self.raw.game_mode = self.raw.game_mode.wrapping_sub(1);
             return Flow::Ret(0x00);
         }
         Flow::Wait(Wait::GameTypeMenu)
@@ -102,37 +102,37 @@ impl Nes {
 
     /// `gameMode_levelMenu`: up to the copy of the screen.
     pub(crate) fn game_mode_level_menu(&mut self) -> Flow {
-        self.render_mode = 1;
+        self.raw.render_mode = 1;
         Flow::Wait(Wait::LoadDisable(Screen::LevelMenu))
     }
 
     /// One pass of `gameMode_levelMenu_processPlayer1Navigation`.
     pub(crate) fn level_menu_frame(&mut self) -> Flow {
-        self.active_player = 0;
-        self.player.start_level = self.player1.start_level;
-        self.player.start_height = self.player1.start_height;
-        self.selecting_level_or_height = self.original_y;
-        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
+        self.raw.active_player = 0;
+        self.raw.player.start_level = self.raw.player1.start_level;
+        self.raw.player.start_height = self.raw.player1.start_height;
+        self.raw.selecting_level_or_height = self.raw.original_y;
+        self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
         self.handle_level_height_navigation();
-        self.player1.start_level = self.player.start_level;
-        self.player1.start_height = self.player.start_height;
-        self.original_y = self.selecting_level_or_height;
-        let newly = self.newly_pressed_buttons_player1;
+        self.raw.player1.start_level = self.raw.player.start_level;
+        self.raw.player1.start_height = self.raw.player.start_height;
+        self.raw.original_y = self.raw.selecting_level_or_height;
+        let newly = self.raw.newly_pressed_buttons_player1;
         if newly == START {
-            if self.held_buttons_player1 == Buttons::A.0 | START {
-                self.player1.start_level = self.player1.start_level.wrapping_add(10);
+            if self.raw.held_buttons_player1 == Buttons::A.0 | START {
+                self.raw.player1.start_level = self.raw.player1.start_level.wrapping_add(10);
             }
-            self.game_mode_state = 0;
-            self.game_mode += 1;
+            self.raw.game_mode_state = 0;
+            self.raw.game_mode += 1;
             return Flow::Ret(0x02);
         }
         if newly == Buttons::B.0 {
-            self.game_mode = self.game_mode.wrapping_sub(1);
+            self.raw.game_mode = self.raw.game_mode.wrapping_sub(1);
             return Flow::Ret(0x02);
         }
         // @chooseRandomHole_player1 / _player2: step the RNG until its low nibble is 0-9.
-        self.player1.garbage_hole = self.choose_random_hole();
-        self.player2.garbage_hole = self.choose_random_hole();
+        self.raw.player1.garbage_hole = self.choose_random_hole();
+        self.raw.player2.garbage_hole = self.choose_random_hole();
         Flow::Wait(Wait::LevelMenu)
     }
 
@@ -148,10 +148,10 @@ impl Nes {
 
     /// `gameMode_levelMenu_handleLevelHeightNavigation` (the cursor sprites are not modelled).
     fn handle_level_height_navigation(&mut self) {
-        let newly = self.newly_pressed_buttons;
-        let selecting_height = self.selecting_level_or_height != 0;
-        let level = &mut self.player.start_level;
-        let height = &mut self.player.start_height;
+        let newly = self.raw.newly_pressed_buttons;
+        let selecting_height = self.raw.selecting_level_or_height != 0;
+        let level = &mut self.raw.player.start_level;
+        let height = &mut self.raw.player.start_height;
         if newly == Buttons::RIGHT.0 {
             if selecting_height {
                 if *height != 5 {
@@ -188,8 +188,8 @@ impl Nes {
                 *level = level.wrapping_sub(5);
             }
         }
-        if self.game_type != 0 && newly == Buttons::A.0 {
-            self.selecting_level_or_height ^= 1;
+        if self.raw.game_type != 0 && newly == Buttons::A.0 {
+            self.raw.selecting_level_or_height ^= 1;
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::tables::*;
 impl Nes {
     /// `gameMode_playAndEndingHighScore`: dispatch on `gameModeState`.
     pub(crate) fn game_mode_play_and_ending_high_score(&mut self) -> Flow {
-        match self.game_mode_state {
+        match self.raw.game_mode_state {
             0 => Flow::Wait(Wait::LoadDisable(Screen::GameBackground)),
             1 => self.game_mode_state_init_game_state(),
             2 => self.game_mode_state_update_counters_and_non_player_state(),
@@ -44,30 +44,30 @@ impl Nes {
         // gameModeState_updateCountersAndNonPlayerState
         let a = self.update_counters_and_non_player_state();
         if a == 3 {
-            self.game_mode_state = 3;
+            self.raw.game_mode_state = 3;
             return Flow::Ret(a);
         }
         // gameModeState_handleGameOver
-        if self.player1.play_state == play_state::GAME_OVER {
-            self.game_mode_state = 3;
+        if self.raw.player1.play_state == play_state::GAME_OVER {
+            self.raw.game_mode_state = 3;
             return self.game_mode_state_handle_game_over();
         }
-        self.game_mode_state = 4;
-        if self.number_of_players == 4 {
+        self.raw.game_mode_state = 4;
+        if self.raw.number_of_players == 4 {
             return Flow::Ret(4);
         }
         // gameModeState_updatePlayer1
         match player1_before_nmi {
             Some(before) => {
-                self.active_player = 1;
-                self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
-                self.held_buttons = self.held_buttons_player1;
-                self.player = *before;
-                self.player.fall_timer = self.player1.fall_timer;
-                self.player.vram_row = self.player1.vram_row;
-                self.player.row_y = self.player1.row_y;
-                self.player.play_state = self.player1.play_state;
-                debug_assert_eq!(self.player, self.player1);
+                self.raw.active_player = 1;
+                self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
+                self.raw.held_buttons = self.raw.held_buttons_player1;
+                self.raw.player = *before;
+                self.raw.player.fall_timer = self.raw.player1.fall_timer;
+                self.raw.player.vram_row = self.raw.player1.vram_row;
+                self.raw.player.row_y = self.raw.player1.row_y;
+                self.raw.player.play_state = self.raw.player1.play_state;
+                debug_assert_eq!(self.raw.player, self.raw.player1);
             }
             None => self.make_player1_active(),
         }
@@ -76,81 +76,81 @@ impl Nes {
         // `savePlayer1State` copies a block equal to its destination, which is left as it is
         // (copying it would meet the same stall as above).
         let untouched = player1_before_nmi.is_some()
-            && match self.player.play_state {
+            && match self.raw.player.play_state {
                 4 | 9 => true,
-                3 | 8 => (self.player.vram_row.wrapping_sub(0x20) as i8) < 0,
+                3 | 8 => (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0,
                 _ => false,
             };
         if let Some(flow) = self.branch_on_play_state() {
             return flow;
         }
         let a = if untouched {
-            debug_assert_eq!(self.player, self.player1);
+            debug_assert_eq!(self.raw.player, self.raw.player1);
             self.next_piece_sprite_a()
         } else {
             self.save_player1_state()
         };
-        if a == 5 || self.game_mode != game_mode::PLAY {
-            self.game_mode_state = 5;
+        if a == 5 || self.raw.game_mode != game_mode::PLAY {
+            self.raw.game_mode_state = 5;
             return Flow::Ret(a);
         }
         // gameModeState_updatePlayer2
-        if self.number_of_players == 6 {
-            self.game_mode_state = 6;
+        if self.raw.number_of_players == 6 {
+            self.raw.game_mode_state = 6;
             return Flow::Ret(6);
         }
         // gameModeState_checkForResetKeyCombo: A+B+Select+Start goes back to the legal screen;
         // A keeps heldButtons_player1, so holding exactly Right+Left+Down (7) makes the main loop
         // wait a frame here, as in the ROM.
-        let held = self.held_buttons_player1;
+        let held = self.raw.held_buttons_player1;
         if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
-            self.game_mode_state = 6;
-            self.game_mode = game_mode::LEGAL;
+            self.raw.game_mode_state = 6;
+            self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
         }
         if held == 7 {
-            self.game_mode_state = 7;
+            self.raw.game_mode_state = 7;
             return Flow::Ret(7);
         }
         // gameModeState_startButtonHandling (`gameMode` is play here, not the demo)
-        let a = if self.render_mode != 3 {
-            self.render_mode
-        } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        let a = if self.raw.render_mode != 3 {
+            self.raw.render_mode
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
             0
-        } else if self.player1.play_state == play_state::CURTAIN {
+        } else if self.raw.player1.play_state == play_state::CURTAIN {
             play_state::CURTAIN
         } else {
-            self.game_mode_state = 7;
+            self.raw.game_mode_state = 7;
             self.music_staging_noise_hi(0x05);
-            self.render_mode = 0;
+            self.raw.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         };
         if a == 8 {
-            self.game_mode_state = 8;
+            self.raw.game_mode_state = 8;
             return Flow::Ret(8);
         }
         // gameModeState_vblankThenRunState2
-        self.game_mode_state = 2;
+        self.raw.game_mode_state = 2;
         Flow::Ret(0x02)
     }
 
     /// `gameModeState_updatePlayer2`: one player only.
     fn game_mode_state_update_player2(&mut self) -> Flow {
-        self.game_mode_state += 1;
-        Flow::Ret(self.number_of_players)
+        self.raw.game_mode_state += 1;
+        Flow::Ret(self.raw.number_of_players)
     }
 
     /// `gameModeState_vblankThenRunState2`.
     fn game_mode_state_vblank_then_run_state2(&mut self) -> Flow {
-        self.game_mode_state = 2;
+        self.raw.game_mode_state = 2;
         Flow::Ret(0x02)
     }
 
     /// `gameModeState_initGameState`, up to its wait.
     fn game_mode_state_init_game_state(&mut self) -> Flow {
-        self.playfield = [TILE_EMPTY; 256];
-        self.stats_by_type = [0; 14];
-        for p in [&mut self.player1, &mut self.player2] {
+        self.raw.playfield = [TILE_EMPTY; 256];
+        self.raw.stats_by_type = [0; 14];
+        for p in [&mut self.raw.player1, &mut self.raw.player2] {
             p.tetrimino_x = 5;
             p.tetrimino_y = 0;
             p.vram_row = 0;
@@ -160,62 +160,62 @@ impl Nes {
             p.autorepeat_y = self.region.initial_autorepeat_y();
         }
         self.score_uncapped = UncappedScore::default();
-        self.pending_garbage = 0;
-        self.pending_garbage_inactive_player = 0;
-        self.two_player_piece_delay_counter = 0;
-        self.line_clear_stats_by_type = [0; 4];
-        self.allegro = 0;
-        self.demo_held_buttons = 0;
-        self.demo_repeats = 0;
-        self.demo_index = 0;
-        self.demo_buttons_addr = u16::from(crate::demo::DEMO_BUTTONS_PAGE) << 8;
-        self.spawn_id = 0;
-        self.render_mode = 3;
+        self.raw.pending_garbage = 0;
+        self.raw.pending_garbage_inactive_player = 0;
+        self.raw.two_player_piece_delay_counter = 0;
+        self.raw.line_clear_stats_by_type = [0; 4];
+        self.raw.allegro = 0;
+        self.raw.demo_held_buttons = 0;
+        self.raw.demo_repeats = 0;
+        self.raw.demo_index = 0;
+        self.raw.demo_buttons_addr = u16::from(crate::demo::DEMO_BUTTONS_PAGE) << 8;
+        self.raw.spawn_id = 0;
+        self.raw.render_mode = 3;
         let first = self.choose_next_tetrimino();
-        self.player1.current_piece = first;
-        self.player2.current_piece = first;
+        self.raw.player1.current_piece = first;
+        self.raw.player2.current_piece = first;
         self.increment_piece_stat(first);
         self.step_rng();
         let next = self.choose_next_tetrimino();
-        self.next_piece = next;
-        self.two_player_piece_delay_piece = next;
-        if self.game_type != 0 {
-            self.player1.lines = [0x25, 0];
-            self.player2.lines = [0x25, 0];
+        self.raw.next_piece = next;
+        self.raw.two_player_piece_delay_piece = next;
+        if self.raw.game_type != 0 {
+            self.raw.player1.lines = [0x25, 0];
+            self.raw.player2.lines = [0x25, 0];
         }
-        self.out_of_date_render_flags = 0x40 | 0x04 | 0x02 | 0x01;
+        self.raw.out_of_date_render_flags = 0x40 | 0x04 | 0x02 | 0x01;
         Flow::Wait(Wait::InitGameState)
     }
 
     /// The rest of `gameModeState_initGameState`: `initPlayfieldIfTypeB` and the music.
     pub(crate) fn init_game_state_after_wait(&mut self) -> Flow {
-        if self.game_type == 0 {
+        if self.raw.game_type == 0 {
             return self.init_game_state_finish();
         }
-        self.general_counter = 0x0C;
+        self.raw.general_counter = 0x0C;
         self.type_b_rows()
     }
 
     fn init_game_state_finish(&mut self) -> Flow {
-        let a = self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
-        self.game_mode_state += 1;
+        let a = self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)]);
+        self.raw.game_mode_state += 1;
         Flow::Ret(a)
     }
 
     /// `typeBRows`: one row of garbage per frame, from row 8 down to row 19.
     fn type_b_rows(&mut self) -> Flow {
-        if self.general_counter == 0 {
+        if self.raw.general_counter == 0 {
             return self.type_b_finish();
         }
-        let row = 0x14u8.wrapping_sub(self.general_counter);
-        self.general_counter2 = row;
-        self.player1.vram_row = 0;
-        self.player2.vram_row = 0;
+        let row = 0x14u8.wrapping_sub(self.raw.general_counter);
+        self.raw.general_counter2 = row;
+        self.raw.player1.vram_row = 0;
+        self.raw.player2.vram_row = 0;
         let base = MULT_BY_10[usize::from(row) % 20];
         for column in (0..=9u8).rev() {
             self.step_rng();
             let tile = TYPE_B_GARBAGE_TILES[usize::from(self.rng_high() & 7)];
-            self.playfield[usize::from(base.wrapping_add(column))] = tile;
+            self.raw.playfield[usize::from(base.wrapping_add(column))] = tile;
         }
         let hole = loop {
             self.step_rng();
@@ -224,13 +224,13 @@ impl Nes {
                 break a;
             }
         };
-        self.playfield[usize::from(base.wrapping_add(hole))] = TILE_EMPTY;
+        self.raw.playfield[usize::from(base.wrapping_add(hole))] = TILE_EMPTY;
         Flow::Wait(Wait::TypeBRow)
     }
 
     pub(crate) fn type_b_row_waited(&mut self) -> Flow {
-        self.general_counter = self.general_counter.wrapping_sub(1);
-        if self.general_counter != 0 {
+        self.raw.general_counter = self.raw.general_counter.wrapping_sub(1);
+        if self.raw.general_counter != 0 {
             return self.type_b_rows();
         }
         self.type_b_finish()
@@ -240,13 +240,13 @@ impl Nes {
         // typeBBlankInitPlayer1 clears cells 0..=count, one more than the rows above the
         // garbage, so the top garbage row's first cell is always empty.
         let count = TYPE_B_BLANK_INIT_COUNT_BY_HEIGHT
-            .get(usize::from(self.player1.start_height))
+            .get(usize::from(self.raw.player1.start_height))
             .copied();
         let Some(count) = count else {
             return self.stop_unsupported("startHeight above 5 reads past its table");
         };
         for cell in 0..=usize::from(count) {
-            self.playfield[cell] = TILE_EMPTY;
+            self.raw.playfield[cell] = TILE_EMPTY;
         }
         self.init_game_state_finish()
     }
@@ -254,44 +254,44 @@ impl Nes {
     /// `gameModeState_updateCountersAndNonPlayerState`.
     fn game_mode_state_update_counters_and_non_player_state(&mut self) -> Flow {
         let a = self.update_counters_and_non_player_state();
-        self.game_mode_state += 1;
+        self.raw.game_mode_state += 1;
         Flow::Ret(a)
     }
 
     /// The body of `gameModeState_updateCountersAndNonPlayerState`: returns A.
     #[inline(always)]
     fn update_counters_and_non_player_state(&mut self) -> u8 {
-        self.player1.fall_timer = self.player1.fall_timer.wrapping_add(1);
-        self.player2.fall_timer = self.player2.fall_timer.wrapping_add(1);
-        if self.two_player_piece_delay_counter != 0 {
-            self.two_player_piece_delay_counter =
-                self.two_player_piece_delay_counter.wrapping_add(1);
+        self.raw.player1.fall_timer = self.raw.player1.fall_timer.wrapping_add(1);
+        self.raw.player2.fall_timer = self.raw.player2.fall_timer.wrapping_add(1);
+        if self.raw.two_player_piece_delay_counter != 0 {
+            self.raw.two_player_piece_delay_counter =
+                self.raw.two_player_piece_delay_counter.wrapping_add(1);
         }
-        let mut a = self.newly_pressed_buttons_player1 & Buttons::SELECT.0;
+        let mut a = self.raw.newly_pressed_buttons_player1 & Buttons::SELECT.0;
         if a != 0 {
-            self.display_next_piece ^= 1;
-            a = self.display_next_piece;
+            self.raw.display_next_piece ^= 1;
+            a = self.raw.display_next_piece;
         }
         a
     }
 
     /// `gameModeState_handleGameOver`.
     fn game_mode_state_handle_game_over(&mut self) -> Flow {
-        if self.player1.play_state != play_state::GAME_OVER {
-            self.game_mode_state += 1;
-            return Flow::Ret(self.number_of_players);
+        if self.raw.player1.play_state != play_state::GAME_OVER {
+            self.raw.game_mode_state += 1;
+            return Flow::Ret(self.raw.number_of_players);
         }
-        self.render_mode = 3;
+        self.raw.render_mode = 3;
         self.handle_high_score_if_necessary()
     }
 
     /// `@resetGameState` of `gameModeState_handleGameOver`, up to its wait.
     pub(crate) fn reset_game_state(&mut self) -> Flow {
-        self.player1.play_state = 1;
-        self.player2.play_state = 1;
-        self.playfield = [TILE_EMPTY; 256];
-        self.player1.vram_row = 0;
-        self.player2.vram_row = 0;
+        self.raw.player1.play_state = 1;
+        self.raw.player2.play_state = 1;
+        self.raw.playfield = [TILE_EMPTY; 256];
+        self.raw.player1.vram_row = 0;
+        self.raw.player2.vram_row = 0;
         Flow::Wait(Wait::GameOverReset)
     }
 
@@ -307,23 +307,23 @@ impl Nes {
     /// `makePlayer1Active`.
     #[inline(always)]
     fn make_player1_active(&mut self) {
-        self.active_player = 1;
-        self.newly_pressed_buttons = self.newly_pressed_buttons_player1;
-        self.held_buttons = self.held_buttons_player1;
-        self.player = self.player1;
+        self.raw.active_player = 1;
+        self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
+        self.raw.held_buttons = self.raw.held_buttons_player1;
+        self.raw.player = self.raw.player1;
     }
 
     /// The end of `gameModeState_updatePlayer1`, after the play state's routine.
     pub(crate) fn finish_update_player1(&mut self) -> Flow {
         let a = self.save_player1_state();
-        self.game_mode_state += 1;
+        self.raw.game_mode_state += 1;
         Flow::Ret(a)
     }
 
     /// `savePlayer1State` and `stageSpriteForNextPiece`: returns A.
     #[inline(always)]
     fn save_player1_state(&mut self) -> u8 {
-        self.player1 = self.player;
+        self.raw.player1 = self.raw.player;
         self.next_piece_sprite_a()
     }
 
@@ -331,8 +331,8 @@ impl Nes {
     /// `displayNextPiece`.
     #[inline(always)]
     fn next_piece_sprite_a(&self) -> u8 {
-        if self.display_next_piece != 0 {
-            self.display_next_piece
+        if self.raw.display_next_piece != 0 {
+            self.raw.display_next_piece
         } else {
             0xFF
         }
@@ -341,10 +341,10 @@ impl Nes {
     /// `branchOnPlayStatePlayer1`. Returns a flow only when the routine blocks in a wait.
     #[inline(always)]
     fn branch_on_play_state(&mut self) -> Option<Flow> {
-        match self.player.play_state {
-            0 => self.player.current_piece = ORIENTATION_HIDDEN,
+        match self.raw.player.play_state {
+            0 => self.raw.player.current_piece = ORIENTATION_HIDDEN,
             1 => {
-                if usize::from(self.player.current_piece) >= ROTATION_TABLE.len() {
+                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
                     return Some(
                         self.stop_unsupported("an active piece with a hidden orientation"),
                     );
@@ -358,10 +358,10 @@ impl Nes {
             4 | 9 => {}
             5 => self.play_state_update_lines_and_statistics(),
             6 => return self.play_state_b_type_goal_check(),
-            7 => self.player.play_state += 1,
+            7 => self.raw.player.play_state += 1,
             8 => self.play_state_spawn_next_tetrimino(),
             10 => return self.play_state_update_game_over_curtain(),
-            11 => self.player.play_state += 1,
+            11 => self.raw.player.play_state += 1,
             _ => return Some(self.stop_unsupported("playState above 11 jumps outside its table")),
         }
         None
@@ -370,9 +370,9 @@ impl Nes {
     /// `isPositionValid` for the active piece ([`rules::is_position_valid`]).
     #[inline]
     pub(crate) fn is_position_valid(&self) -> bool {
-        let p = &self.player;
+        let p = &self.raw.player;
         rules::is_position_valid(
-            &self.playfield,
+            &self.raw.playfield,
             p.tetrimino_x,
             p.tetrimino_y,
             p.current_piece,
@@ -381,19 +381,20 @@ impl Nes {
 
     /// `shift_tetrimino`: DAS.
     fn shift_tetrimino(&mut self) {
-        let held = self.held_buttons;
+        let held = self.raw.held_buttons;
         if held & Buttons::DOWN.0 != 0 {
             return;
         }
         let lr = Buttons::LEFT.0 | Buttons::RIGHT.0;
-        if self.newly_pressed_buttons & lr != 0 {
-            self.player.autorepeat_x = 0;
+        if self.raw.newly_pressed_buttons & lr != 0 {
+            self.raw.player.autorepeat_x = 0;
         } else {
             if held & lr == 0 {
                 return;
             }
-            self.player.autorepeat_x = self.player.autorepeat_x.wrapping_add(1);
+            self.raw.player.autorepeat_x = self.raw.player.autorepeat_x.wrapping_add(1);
             if (self
+                .raw
                 .player
                 .autorepeat_x
                 .wrapping_sub(self.region.das_reset()) as i8)
@@ -401,19 +402,19 @@ impl Nes {
             {
                 return;
             }
-            self.player.autorepeat_x = self.region.das_delay();
+            self.raw.player.autorepeat_x = self.region.das_delay();
         }
-        let original_x = self.player.tetrimino_x;
+        let original_x = self.raw.player.tetrimino_x;
         if held & Buttons::RIGHT.0 != 0 {
-            self.player.tetrimino_x = original_x.wrapping_add(1);
+            self.raw.player.tetrimino_x = original_x.wrapping_add(1);
         } else if held & Buttons::LEFT.0 != 0 {
-            self.player.tetrimino_x = original_x.wrapping_sub(1);
+            self.raw.player.tetrimino_x = original_x.wrapping_sub(1);
         } else {
             return;
         }
         if !self.is_position_valid() {
-            self.player.tetrimino_x = original_x;
-            self.player.autorepeat_x = self.region.das_reset();
+            self.raw.player.tetrimino_x = original_x;
+            self.raw.player.autorepeat_x = self.region.das_reset();
         } else {
             self.sound_effect(1, 0x03);
         }
@@ -421,17 +422,17 @@ impl Nes {
 
     /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
     fn rotate_tetrimino(&mut self) {
-        let original = self.player.current_piece;
-        let column = if self.newly_pressed_buttons & Buttons::A.0 != 0 {
+        let original = self.raw.player.current_piece;
+        let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
             1
-        } else if self.newly_pressed_buttons & Buttons::B.0 != 0 {
+        } else if self.raw.newly_pressed_buttons & Buttons::B.0 != 0 {
             0
         } else {
             return;
         };
-        self.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
+        self.raw.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
         if !self.is_position_valid() {
-            self.player.current_piece = original;
+            self.raw.player.current_piece = original;
         } else {
             self.sound_effect(1, 0x05);
         }
@@ -443,10 +444,10 @@ impl Nes {
     /// speed, so the piece falls two rows a frame at level 29 gravity.
     fn drop_tetrimino(&mut self) {
         if let Some(level) = self.modifiers.double_speed_level
-            && self.player.level_number >= level
+            && self.raw.player.level_number >= level
         {
             for _ in 0..2 {
-                self.player.fall_timer = self.drop_speed_for_level();
+                self.raw.player.fall_timer = self.drop_speed_for_level();
                 self.drop_tetrimino_actual();
             }
         }
@@ -455,7 +456,7 @@ impl Nes {
 
     /// `@lookupDropSpeed`'s value for the current level.
     fn drop_speed_for_level(&self) -> u8 {
-        let level = self.player.level_number;
+        let level = self.raw.player.level_number;
         if level >= 0x1D {
             1
         } else {
@@ -465,11 +466,11 @@ impl Nes {
 
     /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
     fn drop_tetrimino_actual(&mut self) {
-        let p = &mut self.player;
+        let p = &mut self.raw.player;
         let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
         if (p.autorepeat_y as i8) < 0 {
             // The opening delay: only a Down press ends it early.
-            if self.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
+            if self.raw.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
                 p.autorepeat_y = p.autorepeat_y.wrapping_add(1);
                 return;
             }
@@ -477,12 +478,12 @@ impl Nes {
         }
         if p.autorepeat_y == 0 {
             // @playing: a soft drop starts on a fresh Down press without Left or Right held.
-            if self.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
-                && self.newly_pressed_buttons & dpad == Buttons::DOWN.0
+            if self.raw.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
+                && self.raw.newly_pressed_buttons & dpad == Buttons::DOWN.0
             {
                 p.autorepeat_y = 1;
             }
-        } else if self.held_buttons & dpad != Buttons::DOWN.0 {
+        } else if self.raw.held_buttons & dpad != Buttons::DOWN.0 {
             p.autorepeat_y = 0;
             p.hold_down_points = 0;
         } else {
@@ -495,31 +496,31 @@ impl Nes {
             }
         }
         // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
-        self.drop_speed = self.drop_speed_for_level();
-        if (self.player.fall_timer.wrapping_sub(self.drop_speed) as i8) >= 0 {
+        self.raw.drop_speed = self.drop_speed_for_level();
+        if (self.raw.player.fall_timer.wrapping_sub(self.raw.drop_speed) as i8) >= 0 {
             self.drop();
         }
     }
 
     /// `@drop`: one row down, or lock when blocked.
     fn drop(&mut self) {
-        self.player.fall_timer = 0;
-        let original_y = self.player.tetrimino_y;
-        self.player.tetrimino_y = original_y.wrapping_add(1);
+        self.raw.player.fall_timer = 0;
+        let original_y = self.raw.player.tetrimino_y;
+        self.raw.player.tetrimino_y = original_y.wrapping_add(1);
         if self.is_position_valid() {
             return;
         }
-        self.player.tetrimino_y = original_y;
-        self.player.play_state = play_state::LOCK;
+        self.raw.player.tetrimino_y = original_y;
+        self.raw.player.play_state = play_state::LOCK;
         self.update_playfield();
     }
 
     /// `updatePlayfield`: redraw from two rows above the piece (or row 0).
     fn update_playfield(&mut self) {
-        let row = self.player.tetrimino_y.wrapping_sub(2);
+        let row = self.raw.player.tetrimino_y.wrapping_sub(2);
         let row = if (row as i8) < 0 { 0 } else { row };
-        if (row.wrapping_sub(self.player.vram_row) as i8) < 0 {
-            self.player.vram_row = row;
+        if (row.wrapping_sub(self.raw.player.vram_row) as i8) < 0 {
+            self.raw.player.vram_row = row;
         }
     }
 
@@ -527,61 +528,62 @@ impl Nes {
     fn play_state_lock_tetrimino(&mut self) {
         if !self.is_position_valid() {
             // The piece overlaps the stack: the game is over and the curtain comes down.
-            self.player.play_state = play_state::CURTAIN;
-            self.player.curtain_row = 0xF0;
+            self.raw.player.play_state = play_state::CURTAIN;
+            self.raw.player.curtain_row = 0xF0;
             self.sound_effect(0, 0x02);
             self.events.add(Events::TOP_OUT);
             return;
         }
-        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+        if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
             return;
         }
-        let p = &self.player;
+        let p = &self.raw.player;
         rules::lock_tetrimino(
-            &mut self.playfield,
+            &mut self.raw.playfield,
             p.tetrimino_x,
             p.tetrimino_y,
             p.current_piece,
         );
-        self.player.line_index = 0;
+        self.raw.player.line_index = 0;
         self.update_playfield();
         self.update_music_speed();
-        self.player.play_state += 1;
+        self.raw.player.play_state += 1;
         self.events.add(Events::LOCK);
     }
 
     /// `playState_checkForCompletedRows`: one row per frame, four frames.
     fn play_state_check_for_completed_rows(&mut self) {
-        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+        if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
             return;
         }
-        let row =
-            rules::first_row_checked(self.player.tetrimino_y).wrapping_add(self.player.line_index);
-        let line_index = usize::from(self.player.line_index & 3);
-        if rules::clear_row_if_complete(&mut self.playfield, row) {
+        let row = rules::first_row_checked(self.raw.player.tetrimino_y)
+            .wrapping_add(self.raw.player.line_index);
+        let line_index = usize::from(self.raw.player.line_index & 3);
+        if rules::clear_row_if_complete(&mut self.raw.playfield, row) {
             self.sound_effect(1, 0x0A);
-            self.player.completed_lines = self.player.completed_lines.wrapping_add(1);
-            self.player.completed_row[line_index] = row;
-            self.player.current_piece = ORIENTATION_HIDDEN;
+            self.raw.player.completed_lines = self.raw.player.completed_lines.wrapping_add(1);
+            self.raw.player.completed_row[line_index] = row;
+            self.raw.player.current_piece = ORIENTATION_HIDDEN;
         } else {
-            self.player.completed_row[line_index] = 0;
+            self.raw.player.completed_row[line_index] = 0;
         }
-        self.player.line_index = self.player.line_index.wrapping_add(1);
-        if (self.player.line_index.wrapping_sub(4) as i8) < 0 {
+        self.raw.player.line_index = self.raw.player.line_index.wrapping_add(1);
+        if (self.raw.player.line_index.wrapping_sub(4) as i8) < 0 {
             return;
         }
-        let cleared = usize::from(self.player.completed_lines).min(4);
-        self.pending_garbage_inactive_player = self
+        let cleared = usize::from(self.raw.player.completed_lines).min(4);
+        self.raw.pending_garbage_inactive_player = self
+            .raw
             .pending_garbage_inactive_player
             .wrapping_add(GARBAGE_LINES[cleared]);
-        self.player.vram_row = 0;
-        self.player.row_y = 0;
-        if self.player.completed_lines == 4 {
+        self.raw.player.vram_row = 0;
+        self.raw.player.row_y = 0;
+        if self.raw.player.completed_lines == 4 {
             self.sound_effect(1, 0x04);
         }
-        self.player.play_state += 1;
-        if self.player.completed_lines == 0 {
-            self.player.play_state += 1;
+        self.raw.player.play_state += 1;
+        if self.raw.player.completed_lines == 0 {
+            self.raw.player.play_state += 1;
             self.sound_effect(1, 0x07);
         }
     }
@@ -589,18 +591,18 @@ impl Nes {
     /// `playState_updateLinesAndStatistics`: lines, level, push-down points and line points.
     fn play_state_update_lines_and_statistics(&mut self) {
         self.update_music_speed();
-        let completed = self.player.completed_lines;
+        let completed = self.raw.player.completed_lines;
         if completed != 0 {
             let i = usize::from(completed.wrapping_sub(1) & 3);
-            let mut stat = self.line_clear_stats_by_type[i].wrapping_add(1);
+            let mut stat = self.raw.line_clear_stats_by_type[i].wrapping_add(1);
             if stat & 0x0F >= 0x0A {
                 stat = stat.wrapping_add(6);
             }
-            self.line_clear_stats_by_type[i] = stat;
-            self.out_of_date_render_flags |= 0x01;
+            self.raw.line_clear_stats_by_type[i] = stat;
+            self.raw.out_of_date_render_flags |= 0x01;
             self.events.add(Events::LINES_CLEARED);
             self.events.lines_cleared = completed;
-            if self.game_type != 0 {
+            if self.raw.game_type != 0 {
                 self.b_type_subtract_lines(completed);
             } else {
                 for _ in 0..completed {
@@ -614,22 +616,22 @@ impl Nes {
 
     /// B-type: `lines` counts down; the subtraction is binary on the low byte only.
     fn b_type_subtract_lines(&mut self, completed: u8) {
-        let lines = self.player.lines[0].wrapping_sub(completed);
+        let lines = self.raw.player.lines[0].wrapping_sub(completed);
         if (lines as i8) < 0 {
-            self.player.lines[0] = 0;
+            self.raw.player.lines[0] = 0;
         } else if lines & 0x0F >= 0x0A {
-            self.player.lines[0] = lines.wrapping_sub(6);
+            self.raw.player.lines[0] = lines.wrapping_sub(6);
         } else {
-            self.player.lines[0] = lines;
+            self.raw.player.lines[0] = lines;
         }
     }
 
     /// `incrementLines`: one line, BCD, and the level check on every tenth line.
     fn increment_lines(&mut self) {
-        let p = &mut self.player;
+        let p = &mut self.raw.player;
         if rules::increment_lines(&mut p.lines, &mut p.level_number) {
             self.sound_effect(1, 0x06);
-            self.out_of_date_render_flags |= 0x02;
+            self.raw.out_of_date_render_flags |= 0x02;
             self.events.add(Events::LEVEL_UP);
         }
     }
@@ -637,17 +639,17 @@ impl Nes {
     /// `addHoldDownPoints` ([`rules::add_hold_down_points`]), on the score and on the score
     /// without the cap.
     fn add_hold_down_points(&mut self) {
-        let points = self.player.hold_down_points;
+        let points = self.raw.player.hold_down_points;
         rules::add_hold_down_points(&mut self.score_uncapped.low, points);
-        if rules::add_hold_down_points(&mut self.player.score, points) {
-            self.out_of_date_render_flags |= 0x04;
+        if rules::add_hold_down_points(&mut self.raw.player.score, points) {
+            self.raw.out_of_date_render_flags |= 0x04;
         }
     }
 
     /// `addLineClearPoints` ([`rules::add_line_clear_points`]: capped at 999,999), and the same
     /// points on the score without the cap.
     fn add_line_clear_points(&mut self) {
-        let p = &mut self.player;
+        let p = &mut self.raw.player;
         p.hold_down_points = 0;
         let uncapped = &mut self.score_uncapped;
         rules::add_line_clear_points(
@@ -657,15 +659,15 @@ impl Nes {
             Some(&mut uncapped.millions),
         );
         rules::add_line_clear_points(&mut p.score, p.completed_lines, p.level_number, None);
-        self.out_of_date_render_flags |= 0x04;
+        self.raw.out_of_date_render_flags |= 0x04;
         p.completed_lines = 0;
         p.play_state += 1;
     }
 
     /// `playState_bTypeGoalCheck`.
     fn play_state_b_type_goal_check(&mut self) -> Option<Flow> {
-        if self.game_type == 0 || self.player.lines[0] != 0 {
-            self.player.play_state += 1;
+        if self.raw.game_type == 0 || self.raw.player.lines[0] != 0 {
+            self.raw.player.play_state += 1;
             return None;
         }
         self.events.add(Events::B_TYPE_GOAL);
@@ -674,23 +676,23 @@ impl Nes {
 
     /// `playState_spawnNextTetrimino` (one player).
     fn play_state_spawn_next_tetrimino(&mut self) {
-        if (self.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
+        if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0 {
             return;
         }
-        self.two_player_piece_delay_counter = 0;
-        let p = &mut self.player;
+        self.raw.two_player_piece_delay_counter = 0;
+        let p = &mut self.raw.player;
         p.fall_timer = 0;
         p.tetrimino_y = 0;
         p.play_state = play_state::ACTIVE;
         p.tetrimino_x = 5;
         let spawn = SPAWN_ORIENTATION_FROM_ORIENTATION
-            .get(usize::from(self.next_piece))
+            .get(usize::from(self.raw.next_piece))
             .copied()
             .unwrap_or(ORIENTATION_HIDDEN);
         p.current_piece = spawn;
         self.increment_piece_stat(spawn);
-        self.next_piece = self.choose_next_tetrimino();
-        self.player.autorepeat_y = 0;
+        self.raw.next_piece = self.choose_next_tetrimino();
+        self.raw.player.autorepeat_y = 0;
         self.events.add(Events::SPAWN);
     }
 
@@ -699,9 +701,9 @@ impl Nes {
     /// orientation id picked. Public so the piece distribution can be computed exactly from the
     /// game's own routine over every generator state.
     pub fn choose_next_tetrimino(&mut self) -> u8 {
-        if self.game_mode == game_mode::DEMO {
-            let x = usize::from(self.demo_index);
-            self.demo_index = self.demo_index.wrapping_add(1);
+        if self.raw.game_mode == game_mode::DEMO {
+            let x = usize::from(self.raw.demo_index);
+            self.raw.demo_index = self.raw.demo_index.wrapping_add(1);
             let byte = self.demo_data.as_ref().map_or(0, |d| d.tetrimino_types[x]);
             // spawnTable's unused eighth byte is tDown ($02).
             return SPAWN_TABLE
@@ -709,23 +711,23 @@ impl Nes {
                 .copied()
                 .unwrap_or(0x02);
         }
-        self.spawn_count = self.spawn_count.wrapping_add(1);
-        let index = self.rng_high().wrapping_add(self.spawn_count) & 7;
+        self.raw.spawn_count = self.raw.spawn_count.wrapping_add(1);
+        let index = self.rng_high().wrapping_add(self.raw.spawn_count) & 7;
         if index != 7 {
             let piece = SPAWN_TABLE[usize::from(index)];
-            if piece != self.spawn_id {
-                self.spawn_id = piece;
+            if piece != self.raw.spawn_id {
+                self.raw.spawn_id = piece;
                 return piece;
             }
         }
         // @invalidIndex: reroll once, adding the previous orientation id, modulo 7.
         self.step_rng();
-        let mut index = (self.rng_high() & 7).wrapping_add(self.spawn_id);
+        let mut index = (self.rng_high() & 7).wrapping_add(self.raw.spawn_id);
         while index >= 7 {
             index -= 7;
         }
         let piece = SPAWN_TABLE[usize::from(index)];
-        self.spawn_id = piece;
+        self.raw.spawn_id = piece;
         piece
     }
 
@@ -735,67 +737,68 @@ impl Nes {
             return;
         };
         let x = usize::from(kind) * 2;
-        let mut lo = self.stats_by_type[x].wrapping_add(1);
+        let mut lo = self.raw.stats_by_type[x].wrapping_add(1);
         if lo & 0x0F >= 0x0A {
             lo = lo.wrapping_add(6);
             if lo >= 0xA0 {
                 lo = lo.wrapping_add(0x60);
-                self.stats_by_type[x + 1] = self.stats_by_type[x + 1].wrapping_add(1);
+                self.raw.stats_by_type[x + 1] = self.raw.stats_by_type[x + 1].wrapping_add(1);
             }
         }
-        self.stats_by_type[x] = lo;
-        self.out_of_date_render_flags |= 0x40;
+        self.raw.stats_by_type[x] = lo;
+        self.raw.out_of_date_render_flags |= 0x40;
     }
 
     /// `updateMusicSpeed`: the music speeds up while row 5 holds a block.
     fn update_music_speed(&mut self) {
-        let high = self.playfield[50..60].iter().any(|&c| c != TILE_EMPTY);
+        let high = self.raw.playfield[50..60].iter().any(|&c| c != TILE_EMPTY);
         if high {
-            if self.allegro == 0 {
-                self.allegro = 0xFF;
-                let track = MUSIC_SELECTION_TABLE[usize::from(self.music_type.wrapping_add(4) & 7)];
+            if self.raw.allegro == 0 {
+                self.raw.allegro = 0xFF;
+                let track =
+                    MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type.wrapping_add(4) & 7)];
                 self.set_music_track(track);
             }
-        } else if self.allegro != 0 {
-            self.allegro = 0;
-            self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.music_type & 7)]);
+        } else if self.raw.allegro != 0 {
+            self.raw.allegro = 0;
+            self.set_music_track(MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)]);
         }
     }
 
     /// `playState_updateGameOverCurtain`.
     fn play_state_update_game_over_curtain(&mut self) -> Option<Flow> {
-        if self.player.curtain_row == 0x14 {
-            if self.player1.score[2] >= 0x03 {
+        if self.raw.player.curtain_row == 0x14 {
+            if self.raw.player1.score[2] >= 0x03 {
                 return Some(self.start_type_a_ending());
             }
-            if self.newly_pressed_buttons_player1 == Buttons::START.0 {
-                self.player.play_state = play_state::GAME_OVER;
-                self.newly_pressed_buttons_player1 = 0;
+            if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+                self.raw.player.play_state = play_state::GAME_OVER;
+                self.raw.newly_pressed_buttons_player1 = 0;
             }
             return None;
         }
-        if self.frame_counter & 3 != 0 {
+        if self.raw.frame_counter & 3 != 0 {
             return None;
         }
-        let row = self.player.curtain_row;
+        let row = self.raw.player.curtain_row;
         if (row as i8) >= 0 {
             let start = usize::from(MULT_BY_10[usize::from(row) % 20]);
-            self.playfield[start..start + 10].fill(0x4F);
-            self.player.current_piece = ORIENTATION_HIDDEN;
-            self.player.vram_row = row;
+            self.raw.playfield[start..start + 10].fill(0x4F);
+            self.raw.player.current_piece = ORIENTATION_HIDDEN;
+            self.raw.player.vram_row = row;
         }
-        self.player.curtain_row = row.wrapping_add(1);
+        self.raw.player.curtain_row = row.wrapping_add(1);
         None
     }
 
     /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
     fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
-        let held = self.held_buttons_player1;
+        let held = self.raw.held_buttons_player1;
         if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
-            self.game_mode = game_mode::LEGAL;
+            self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
         }
-        self.game_mode_state += 1;
+        self.raw.game_mode_state += 1;
         // A still holds heldButtons_player1: holding exactly Right+Left+Down (7) makes the main
         // loop wait a frame here, as in the ROM.
         Flow::Ret(held)
@@ -804,33 +807,33 @@ impl Nes {
     /// `gameModeState_startButtonHandling`: pause.
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
-        if self.game_mode == game_mode::DEMO
-            && self.newly_pressed_buttons_player1 == Buttons::START.0
+        if self.raw.game_mode == game_mode::DEMO
+            && self.raw.newly_pressed_buttons_player1 == Buttons::START.0
         {
-            self.game_mode = game_mode::TITLE;
+            self.raw.game_mode = game_mode::TITLE;
             a = 0x01;
-        } else if self.render_mode != 3 {
-            a = self.render_mode;
-        } else if self.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        } else if self.raw.render_mode != 3 {
+            a = self.raw.render_mode;
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
             a = 0;
-        } else if self.player1.play_state == play_state::CURTAIN {
+        } else if self.raw.player1.play_state == play_state::CURTAIN {
             a = play_state::CURTAIN;
         } else {
             self.music_staging_noise_hi(0x05);
-            self.render_mode = 0;
+            self.raw.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         }
-        self.game_mode_state += 1;
+        self.raw.game_mode_state += 1;
         Flow::Ret(a)
     }
 
     /// One pass of the pause loop.
     pub(crate) fn pause_frame(&mut self) -> Flow {
-        if self.newly_pressed_buttons_player1 == Buttons::START.0 {
+        if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
             self.music_staging_noise_hi(0x00);
-            self.player1.vram_row = 0;
-            self.render_mode = 3;
-            self.game_mode_state += 1;
+            self.raw.player1.vram_row = 0;
+            self.raw.render_mode = 3;
+            self.raw.game_mode_state += 1;
             return Flow::Ret(0x03);
         }
         Flow::Wait(Wait::Pause)

@@ -8,6 +8,191 @@ use crate::engine::{Nes, Wait, game_mode};
 use crate::player::PlayerVars;
 use crate::region::Region;
 
+/// The game's RAM variables under their disassembly names (TetrisNESDisasm, tetris-ram.asm),
+/// with their addresses: [`Nes::raw`].
+///
+/// This is the state the ROM keeps, byte for byte, for tools that compare the engine with the ROM
+/// or need a variable no typed accessor of [`Nes`] gives. Reading them is always safe. Writing
+/// them puts the engine in states the ROM may never reach: nothing checks that the variables stay
+/// consistent with each other or with where the main loop waits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ram {
+    /// `rng_seed` ($17-$18), as `$17 << 8 | $18`.
+    pub rng_seed: u16,
+    /// `spawnID` ($19): the last piece picked (orientation id).
+    pub spawn_id: u8,
+    /// `spawnCount` ($1A).
+    pub spawn_count: u8,
+    /// `verticalBlankingInterval` ($33).
+    pub vertical_blanking_interval: u8,
+    /// The active player's working copy ($40-$5F).
+    pub player: PlayerVars,
+    /// `player1_*` ($60-$7F).
+    pub player1: PlayerVars,
+    /// `player2_*` ($80-$9F).
+    pub player2: PlayerVars,
+    /// `outOfDateRenderFlags` ($A3).
+    pub out_of_date_render_flags: u8,
+    /// `twoPlayerPieceDelayCounter` ($A4).
+    pub two_player_piece_delay_counter: u8,
+    /// `twoPlayerPieceDelayPiece` ($A6).
+    pub two_player_piece_delay_piece: u8,
+    /// `gameModeState` ($A7).
+    pub game_mode_state: u8,
+    /// `generalCounter` ($A8).
+    pub general_counter: u8,
+    /// `generalCounter2` ($A9).
+    pub general_counter2: u8,
+    /// `generalCounter4` ($AB): the B-type ending's level bonus (`bTypeLevelBonus`).
+    pub general_counter4: u8,
+    /// `generalCounter5` ($AC): the B-type ending's height bonus (`bTypeHeightBonus`).
+    pub general_counter5: u8,
+    /// `selectingLevelOrHeight` ($AD).
+    pub selecting_level_or_height: u8,
+    /// `originalY` ($AE): scratch, and the level menu's level/height selection between frames.
+    pub original_y: u8,
+    /// `dropSpeed` ($AF).
+    pub drop_speed: u8,
+    /// `frameCounter` ($B1-$B2).
+    pub frame_counter: u16,
+    /// `newlyPressedButtons` ($B5): the active player's.
+    pub newly_pressed_buttons: u8,
+    /// `heldButtons` ($B6): the active player's.
+    pub held_buttons: u8,
+    /// `activePlayer` ($B7).
+    pub active_player: u8,
+    /// `allegro` ($BA).
+    pub allegro: u8,
+    /// `pendingGarbage` ($BB).
+    pub pending_garbage: u8,
+    /// `pendingGarbageInactivePlayer` ($BC).
+    pub pending_garbage_inactive_player: u8,
+    /// `renderMode` ($BD).
+    pub render_mode: u8,
+    /// `numberOfPlayers` ($BE).
+    pub number_of_players: u8,
+    /// `nextPiece` ($BF).
+    pub next_piece: u8,
+    /// `gameMode` ($C0): 0 legal, 1 title, 2 type menu, 3 level menu, 4 play, 5 demo, 6 start demo.
+    pub game_mode: u8,
+    /// `gameType` ($C1): 0 A-type, 1 B-type.
+    pub game_type: u8,
+    /// `musicType` ($C2): 0-3 (3 = off).
+    pub music_type: u8,
+    /// `sleepCounter` ($C3).
+    pub sleep_counter: u8,
+    /// `ending` ($C4): which type-A ending (0-4).
+    pub ending: u8,
+    /// `ending_customVars` ($C5-$CB): the type-A rocket's height and delay.
+    pub ending_custom_vars: [u8; 7],
+    /// `demo_heldButtons` ($CE).
+    pub demo_held_buttons: u8,
+    /// `demo_repeats` ($CF).
+    pub demo_repeats: u8,
+    /// `$D0`: the demo-recording flag (set to 0 by the title screen).
+    pub demo_recording: u8,
+    /// `demoButtonsAddr` ($D1-$D2): the demo's place in `demoButtonsTable`.
+    pub demo_buttons_addr: u16,
+    /// `demoIndex` ($D3): the demo's place in `demoTetriminoTypeTable`.
+    pub demo_index: u8,
+    /// `highScoreEntryNameOffsetForLetter` ($D4).
+    pub high_score_entry_name_offset_for_letter: u8,
+    /// `highScoreEntryRawPos` ($D5).
+    pub high_score_entry_raw_pos: u8,
+    /// `highScoreEntryNameOffsetForRow` ($D6).
+    pub high_score_entry_name_offset_for_row: u8,
+    /// `highScoreEntryCurrentLetter` ($D7).
+    pub high_score_entry_current_letter: u8,
+    /// `lineClearStatsByType` ($D8-$DB): BCD counts of singles, doubles, triples, tetrises.
+    pub line_clear_stats_by_type: [u8; 4],
+    /// `totalScore` ($DC-$DE): the B-type ending's score with bonuses, BCD.
+    pub total_score: [u8; 3],
+    /// `displayNextPiece` ($DF): 0 shows the preview.
+    pub display_next_piece: u8,
+    /// `musicTrack` ($06F5).
+    pub music_track: u8,
+    /// `newlyPressedButtons_player1` ($F5).
+    pub newly_pressed_buttons_player1: u8,
+    /// `heldButtons_player1` ($F7).
+    pub held_buttons_player1: u8,
+    /// `statsByType` ($03F0-$03FD): BCD piece counts, two bytes per type T J Z O S L I.
+    pub stats_by_type: [u8; 14],
+    /// `playfield` ($0400): the whole page; cells 0-199 are the 10×20 field, the rest stays
+    /// `tileEmpty`, which is why rows −2 and −1 above the field are free for collisions.
+    pub playfield: [u8; 256],
+    /// `highScoreNames` ($0700).
+    pub high_score_names: [u8; 0x30],
+    /// `highScoreScoresA` ($0730) and `highScoreScoresB` ($073C), BCD.
+    pub high_score_scores: [u8; 0x18],
+    /// `highScoreLevels` ($0748).
+    pub high_score_levels: [u8; 8],
+    /// `initMagic` ($0750).
+    pub init_magic: [u8; 5],
+}
+
+/// Every variable zero, as at power-on in the reference emulator setup.
+impl Default for Ram {
+    fn default() -> Self {
+        Ram {
+            rng_seed: 0,
+            spawn_id: 0,
+            spawn_count: 0,
+            vertical_blanking_interval: 0,
+            player: PlayerVars::default(),
+            player1: PlayerVars::default(),
+            player2: PlayerVars::default(),
+            out_of_date_render_flags: 0,
+            two_player_piece_delay_counter: 0,
+            two_player_piece_delay_piece: 0,
+            game_mode_state: 0,
+            general_counter: 0,
+            general_counter2: 0,
+            general_counter4: 0,
+            general_counter5: 0,
+            selecting_level_or_height: 0,
+            original_y: 0,
+            drop_speed: 0,
+            frame_counter: 0,
+            newly_pressed_buttons: 0,
+            held_buttons: 0,
+            active_player: 0,
+            allegro: 0,
+            pending_garbage: 0,
+            pending_garbage_inactive_player: 0,
+            render_mode: 0,
+            number_of_players: 0,
+            next_piece: 0,
+            game_mode: 0,
+            game_type: 0,
+            music_type: 0,
+            sleep_counter: 0,
+            ending: 0,
+            ending_custom_vars: [0; 7],
+            demo_held_buttons: 0,
+            demo_repeats: 0,
+            demo_recording: 0,
+            demo_buttons_addr: 0,
+            demo_index: 0,
+            high_score_entry_name_offset_for_letter: 0,
+            high_score_entry_raw_pos: 0,
+            high_score_entry_name_offset_for_row: 0,
+            high_score_entry_current_letter: 0,
+            line_clear_stats_by_type: [0; 4],
+            total_score: [0; 3],
+            display_next_piece: 0,
+            music_track: 0,
+            newly_pressed_buttons_player1: 0,
+            held_buttons_player1: 0,
+            stats_by_type: [0; 14],
+            playfield: [0; 256],
+            high_score_names: [0; 0x30],
+            high_score_scores: [0; 0x18],
+            high_score_levels: [0; 8],
+            init_magic: [0; 5],
+        }
+    }
+}
+
 /// Why a RAM image cannot be turned into an engine state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RamImportError {
@@ -89,65 +274,66 @@ impl Nes {
     pub fn ram(&self) -> [u8; 0x800] {
         use addr::*;
         let mut r = [0u8; 0x800];
-        r[RNG_SEED] = (self.rng_seed >> 8) as u8;
-        r[RNG_SEED + 1] = self.rng_seed as u8;
-        r[SPAWN_ID] = self.spawn_id;
-        r[SPAWN_COUNT] = self.spawn_count;
-        r[VERTICAL_BLANKING_INTERVAL] = self.vertical_blanking_interval;
-        r[PLAYER..PLAYER + 32].copy_from_slice(&self.player.to_bytes());
-        r[PLAYER1..PLAYER1 + 32].copy_from_slice(&self.player1.to_bytes());
-        r[PLAYER2..PLAYER2 + 32].copy_from_slice(&self.player2.to_bytes());
-        r[OUT_OF_DATE_RENDER_FLAGS] = self.out_of_date_render_flags;
-        r[TWO_PLAYER_PIECE_DELAY_COUNTER] = self.two_player_piece_delay_counter;
-        r[TWO_PLAYER_PIECE_DELAY_PIECE] = self.two_player_piece_delay_piece;
-        r[GAME_MODE_STATE] = self.game_mode_state;
-        r[GENERAL_COUNTER] = self.general_counter;
-        r[GENERAL_COUNTER2] = self.general_counter2;
-        r[GENERAL_COUNTER4] = self.general_counter4;
-        r[GENERAL_COUNTER5] = self.general_counter5;
-        r[SELECTING_LEVEL_OR_HEIGHT] = self.selecting_level_or_height;
-        r[ORIGINAL_Y] = self.original_y;
-        r[DROP_SPEED] = self.drop_speed;
-        r[FRAME_COUNTER] = self.frame_counter as u8;
-        r[FRAME_COUNTER + 1] = (self.frame_counter >> 8) as u8;
-        r[NEWLY_PRESSED_BUTTONS] = self.newly_pressed_buttons;
-        r[HELD_BUTTONS] = self.held_buttons;
-        r[ACTIVE_PLAYER] = self.active_player;
-        r[ALLEGRO] = self.allegro;
-        r[PENDING_GARBAGE] = self.pending_garbage;
-        r[PENDING_GARBAGE_INACTIVE_PLAYER] = self.pending_garbage_inactive_player;
-        r[RENDER_MODE] = self.render_mode;
-        r[NUMBER_OF_PLAYERS] = self.number_of_players;
-        r[NEXT_PIECE] = self.next_piece;
-        r[GAME_MODE] = self.game_mode;
-        r[GAME_TYPE] = self.game_type;
-        r[MUSIC_TYPE] = self.music_type;
-        r[SLEEP_COUNTER] = self.sleep_counter;
-        r[ENDING] = self.ending;
-        r[ENDING_CUSTOM_VARS..ENDING_CUSTOM_VARS + 7].copy_from_slice(&self.ending_custom_vars);
-        r[DEMO_HELD_BUTTONS] = self.demo_held_buttons;
-        r[DEMO_REPEATS] = self.demo_repeats;
-        r[DEMO_RECORDING] = self.demo_recording;
-        r[DEMO_BUTTONS_ADDR] = self.demo_buttons_addr as u8;
-        r[DEMO_BUTTONS_ADDR + 1] = (self.demo_buttons_addr >> 8) as u8;
-        r[DEMO_INDEX] = self.demo_index;
-        r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER] = self.high_score_entry_name_offset_for_letter;
-        r[HIGH_SCORE_ENTRY_RAW_POS] = self.high_score_entry_raw_pos;
-        r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW] = self.high_score_entry_name_offset_for_row;
-        r[HIGH_SCORE_ENTRY_CURRENT_LETTER] = self.high_score_entry_current_letter;
+        r[RNG_SEED] = (self.raw.rng_seed >> 8) as u8;
+        r[RNG_SEED + 1] = self.raw.rng_seed as u8;
+        r[SPAWN_ID] = self.raw.spawn_id;
+        r[SPAWN_COUNT] = self.raw.spawn_count;
+        r[VERTICAL_BLANKING_INTERVAL] = self.raw.vertical_blanking_interval;
+        r[PLAYER..PLAYER + 32].copy_from_slice(&self.raw.player.to_bytes());
+        r[PLAYER1..PLAYER1 + 32].copy_from_slice(&self.raw.player1.to_bytes());
+        r[PLAYER2..PLAYER2 + 32].copy_from_slice(&self.raw.player2.to_bytes());
+        r[OUT_OF_DATE_RENDER_FLAGS] = self.raw.out_of_date_render_flags;
+        r[TWO_PLAYER_PIECE_DELAY_COUNTER] = self.raw.two_player_piece_delay_counter;
+        r[TWO_PLAYER_PIECE_DELAY_PIECE] = self.raw.two_player_piece_delay_piece;
+        r[GAME_MODE_STATE] = self.raw.game_mode_state;
+        r[GENERAL_COUNTER] = self.raw.general_counter;
+        r[GENERAL_COUNTER2] = self.raw.general_counter2;
+        r[GENERAL_COUNTER4] = self.raw.general_counter4;
+        r[GENERAL_COUNTER5] = self.raw.general_counter5;
+        r[SELECTING_LEVEL_OR_HEIGHT] = self.raw.selecting_level_or_height;
+        r[ORIGINAL_Y] = self.raw.original_y;
+        r[DROP_SPEED] = self.raw.drop_speed;
+        r[FRAME_COUNTER] = self.raw.frame_counter as u8;
+        r[FRAME_COUNTER + 1] = (self.raw.frame_counter >> 8) as u8;
+        r[NEWLY_PRESSED_BUTTONS] = self.raw.newly_pressed_buttons;
+        r[HELD_BUTTONS] = self.raw.held_buttons;
+        r[ACTIVE_PLAYER] = self.raw.active_player;
+        r[ALLEGRO] = self.raw.allegro;
+        r[PENDING_GARBAGE] = self.raw.pending_garbage;
+        r[PENDING_GARBAGE_INACTIVE_PLAYER] = self.raw.pending_garbage_inactive_player;
+        r[RENDER_MODE] = self.raw.render_mode;
+        r[NUMBER_OF_PLAYERS] = self.raw.number_of_players;
+        r[NEXT_PIECE] = self.raw.next_piece;
+        r[GAME_MODE] = self.raw.game_mode;
+        r[GAME_TYPE] = self.raw.game_type;
+        r[MUSIC_TYPE] = self.raw.music_type;
+        r[SLEEP_COUNTER] = self.raw.sleep_counter;
+        r[ENDING] = self.raw.ending;
+        r[ENDING_CUSTOM_VARS..ENDING_CUSTOM_VARS + 7].copy_from_slice(&self.raw.ending_custom_vars);
+        r[DEMO_HELD_BUTTONS] = self.raw.demo_held_buttons;
+        r[DEMO_REPEATS] = self.raw.demo_repeats;
+        r[DEMO_RECORDING] = self.raw.demo_recording;
+        r[DEMO_BUTTONS_ADDR] = self.raw.demo_buttons_addr as u8;
+        r[DEMO_BUTTONS_ADDR + 1] = (self.raw.demo_buttons_addr >> 8) as u8;
+        r[DEMO_INDEX] = self.raw.demo_index;
+        r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER] =
+            self.raw.high_score_entry_name_offset_for_letter;
+        r[HIGH_SCORE_ENTRY_RAW_POS] = self.raw.high_score_entry_raw_pos;
+        r[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW] = self.raw.high_score_entry_name_offset_for_row;
+        r[HIGH_SCORE_ENTRY_CURRENT_LETTER] = self.raw.high_score_entry_current_letter;
         r[LINE_CLEAR_STATS_BY_TYPE..LINE_CLEAR_STATS_BY_TYPE + 4]
-            .copy_from_slice(&self.line_clear_stats_by_type);
-        r[TOTAL_SCORE..TOTAL_SCORE + 3].copy_from_slice(&self.total_score);
-        r[DISPLAY_NEXT_PIECE] = self.display_next_piece;
-        r[NEWLY_PRESSED_BUTTONS_PLAYER1] = self.newly_pressed_buttons_player1;
-        r[HELD_BUTTONS_PLAYER1] = self.held_buttons_player1;
-        r[STATS_BY_TYPE..STATS_BY_TYPE + 14].copy_from_slice(&self.stats_by_type);
-        r[PLAYFIELD..PLAYFIELD + 256].copy_from_slice(&self.playfield);
-        r[MUSIC_TRACK] = self.music_track;
-        r[HIGH_SCORE_NAMES..HIGH_SCORE_NAMES + 0x30].copy_from_slice(&self.high_score_names);
-        r[HIGH_SCORE_SCORES..HIGH_SCORE_SCORES + 0x18].copy_from_slice(&self.high_score_scores);
-        r[HIGH_SCORE_LEVELS..HIGH_SCORE_LEVELS + 8].copy_from_slice(&self.high_score_levels);
-        r[INIT_MAGIC..INIT_MAGIC + 5].copy_from_slice(&self.init_magic);
+            .copy_from_slice(&self.raw.line_clear_stats_by_type);
+        r[TOTAL_SCORE..TOTAL_SCORE + 3].copy_from_slice(&self.raw.total_score);
+        r[DISPLAY_NEXT_PIECE] = self.raw.display_next_piece;
+        r[NEWLY_PRESSED_BUTTONS_PLAYER1] = self.raw.newly_pressed_buttons_player1;
+        r[HELD_BUTTONS_PLAYER1] = self.raw.held_buttons_player1;
+        r[STATS_BY_TYPE..STATS_BY_TYPE + 14].copy_from_slice(&self.raw.stats_by_type);
+        r[PLAYFIELD..PLAYFIELD + 256].copy_from_slice(&self.raw.playfield);
+        r[MUSIC_TRACK] = self.raw.music_track;
+        r[HIGH_SCORE_NAMES..HIGH_SCORE_NAMES + 0x30].copy_from_slice(&self.raw.high_score_names);
+        r[HIGH_SCORE_SCORES..HIGH_SCORE_SCORES + 0x18].copy_from_slice(&self.raw.high_score_scores);
+        r[HIGH_SCORE_LEVELS..HIGH_SCORE_LEVELS + 8].copy_from_slice(&self.raw.high_score_levels);
+        r[INIT_MAGIC..INIT_MAGIC + 5].copy_from_slice(&self.raw.init_magic);
         self.export_audio(&mut r);
         r
     }
@@ -174,96 +360,109 @@ impl Nes {
     pub(crate) fn import_fields(ram: &[u8; 0x800], region: Region) -> Result<Nes, RamImportError> {
         use addr::*;
         let mut n = Nes::power_on_region(region);
-        n.rng_seed = u16::from(ram[RNG_SEED]) << 8 | u16::from(ram[RNG_SEED + 1]);
-        n.spawn_id = ram[SPAWN_ID];
-        n.spawn_count = ram[SPAWN_COUNT];
-        n.vertical_blanking_interval = ram[VERTICAL_BLANKING_INTERVAL];
+        n.raw.rng_seed = u16::from(ram[RNG_SEED]) << 8 | u16::from(ram[RNG_SEED + 1]);
+        n.raw.spawn_id = ram[SPAWN_ID];
+        n.raw.spawn_count = ram[SPAWN_COUNT];
+        n.raw.vertical_blanking_interval = ram[VERTICAL_BLANKING_INTERVAL];
         let block = |at: usize| {
             let mut b = [0u8; 32];
             b.copy_from_slice(&ram[at..at + 32]);
             PlayerVars::from_bytes(&b)
         };
-        n.player = block(PLAYER);
-        n.player1 = block(PLAYER1);
-        n.player2 = block(PLAYER2);
-        n.score_uncapped = crate::modifiers::UncappedScore::from_score(n.player1.score);
-        n.out_of_date_render_flags = ram[OUT_OF_DATE_RENDER_FLAGS];
-        n.two_player_piece_delay_counter = ram[TWO_PLAYER_PIECE_DELAY_COUNTER];
-        n.two_player_piece_delay_piece = ram[TWO_PLAYER_PIECE_DELAY_PIECE];
-        n.game_mode_state = ram[GAME_MODE_STATE];
-        n.general_counter = ram[GENERAL_COUNTER];
-        n.general_counter2 = ram[GENERAL_COUNTER2];
-        n.general_counter4 = ram[GENERAL_COUNTER4];
-        n.general_counter5 = ram[GENERAL_COUNTER5];
-        n.selecting_level_or_height = ram[SELECTING_LEVEL_OR_HEIGHT];
-        n.original_y = ram[ORIGINAL_Y];
-        n.drop_speed = ram[DROP_SPEED];
-        n.frame_counter = u16::from(ram[FRAME_COUNTER]) | u16::from(ram[FRAME_COUNTER + 1]) << 8;
-        n.newly_pressed_buttons = ram[NEWLY_PRESSED_BUTTONS];
-        n.held_buttons = ram[HELD_BUTTONS];
-        n.active_player = ram[ACTIVE_PLAYER];
-        n.allegro = ram[ALLEGRO];
-        n.pending_garbage = ram[PENDING_GARBAGE];
-        n.pending_garbage_inactive_player = ram[PENDING_GARBAGE_INACTIVE_PLAYER];
-        n.render_mode = ram[RENDER_MODE];
-        n.number_of_players = ram[NUMBER_OF_PLAYERS];
-        n.next_piece = ram[NEXT_PIECE];
-        n.game_mode = ram[GAME_MODE];
-        n.game_type = ram[GAME_TYPE];
-        n.music_type = ram[MUSIC_TYPE];
-        n.sleep_counter = ram[SLEEP_COUNTER];
-        n.ending = ram[ENDING];
-        n.ending_custom_vars
+        n.raw.player = block(PLAYER);
+        n.raw.player1 = block(PLAYER1);
+        n.raw.player2 = block(PLAYER2);
+        n.score_uncapped = crate::modifiers::UncappedScore::from_score(n.raw.player1.score);
+        n.raw.out_of_date_render_flags = ram[OUT_OF_DATE_RENDER_FLAGS];
+        n.raw.two_player_piece_delay_counter = ram[TWO_PLAYER_PIECE_DELAY_COUNTER];
+        n.raw.two_player_piece_delay_piece = ram[TWO_PLAYER_PIECE_DELAY_PIECE];
+        n.raw.game_mode_state = ram[GAME_MODE_STATE];
+        n.raw.general_counter = ram[GENERAL_COUNTER];
+        n.raw.general_counter2 = ram[GENERAL_COUNTER2];
+        n.raw.general_counter4 = ram[GENERAL_COUNTER4];
+        n.raw.general_counter5 = ram[GENERAL_COUNTER5];
+        n.raw.selecting_level_or_height = ram[SELECTING_LEVEL_OR_HEIGHT];
+        n.raw.original_y = ram[ORIGINAL_Y];
+        n.raw.drop_speed = ram[DROP_SPEED];
+        n.raw.frame_counter =
+            u16::from(ram[FRAME_COUNTER]) | u16::from(ram[FRAME_COUNTER + 1]) << 8;
+        n.raw.newly_pressed_buttons = ram[NEWLY_PRESSED_BUTTONS];
+        n.raw.held_buttons = ram[HELD_BUTTONS];
+        n.raw.active_player = ram[ACTIVE_PLAYER];
+        n.raw.allegro = ram[ALLEGRO];
+        n.raw.pending_garbage = ram[PENDING_GARBAGE];
+        n.raw.pending_garbage_inactive_player = ram[PENDING_GARBAGE_INACTIVE_PLAYER];
+        n.raw.render_mode = ram[RENDER_MODE];
+        n.raw.number_of_players = ram[NUMBER_OF_PLAYERS];
+        n.raw.next_piece = ram[NEXT_PIECE];
+        n.raw.game_mode = ram[GAME_MODE];
+        n.raw.game_type = ram[GAME_TYPE];
+        n.raw.music_type = ram[MUSIC_TYPE];
+        n.raw.sleep_counter = ram[SLEEP_COUNTER];
+        n.raw.ending = ram[ENDING];
+        n.raw
+            .ending_custom_vars
             .copy_from_slice(&ram[ENDING_CUSTOM_VARS..ENDING_CUSTOM_VARS + 7]);
-        n.demo_held_buttons = ram[DEMO_HELD_BUTTONS];
-        n.demo_repeats = ram[DEMO_REPEATS];
-        n.demo_recording = ram[DEMO_RECORDING];
-        n.demo_buttons_addr =
+        n.raw.demo_held_buttons = ram[DEMO_HELD_BUTTONS];
+        n.raw.demo_repeats = ram[DEMO_REPEATS];
+        n.raw.demo_recording = ram[DEMO_RECORDING];
+        n.raw.demo_buttons_addr =
             u16::from(ram[DEMO_BUTTONS_ADDR]) | u16::from(ram[DEMO_BUTTONS_ADDR + 1]) << 8;
-        n.demo_index = ram[DEMO_INDEX];
-        n.high_score_entry_name_offset_for_letter = ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER];
-        n.high_score_entry_raw_pos = ram[HIGH_SCORE_ENTRY_RAW_POS];
-        n.high_score_entry_name_offset_for_row = ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW];
-        n.high_score_entry_current_letter = ram[HIGH_SCORE_ENTRY_CURRENT_LETTER];
-        n.line_clear_stats_by_type
+        n.raw.demo_index = ram[DEMO_INDEX];
+        n.raw.high_score_entry_name_offset_for_letter =
+            ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_LETTER];
+        n.raw.high_score_entry_raw_pos = ram[HIGH_SCORE_ENTRY_RAW_POS];
+        n.raw.high_score_entry_name_offset_for_row = ram[HIGH_SCORE_ENTRY_NAME_OFFSET_FOR_ROW];
+        n.raw.high_score_entry_current_letter = ram[HIGH_SCORE_ENTRY_CURRENT_LETTER];
+        n.raw
+            .line_clear_stats_by_type
             .copy_from_slice(&ram[LINE_CLEAR_STATS_BY_TYPE..LINE_CLEAR_STATS_BY_TYPE + 4]);
-        n.total_score
+        n.raw
+            .total_score
             .copy_from_slice(&ram[TOTAL_SCORE..TOTAL_SCORE + 3]);
-        n.display_next_piece = ram[DISPLAY_NEXT_PIECE];
-        n.newly_pressed_buttons_player1 = ram[NEWLY_PRESSED_BUTTONS_PLAYER1];
-        n.held_buttons_player1 = ram[HELD_BUTTONS_PLAYER1];
-        n.stats_by_type
+        n.raw.display_next_piece = ram[DISPLAY_NEXT_PIECE];
+        n.raw.newly_pressed_buttons_player1 = ram[NEWLY_PRESSED_BUTTONS_PLAYER1];
+        n.raw.held_buttons_player1 = ram[HELD_BUTTONS_PLAYER1];
+        n.raw
+            .stats_by_type
             .copy_from_slice(&ram[STATS_BY_TYPE..STATS_BY_TYPE + 14]);
-        n.playfield
+        n.raw
+            .playfield
             .copy_from_slice(&ram[PLAYFIELD..PLAYFIELD + 256]);
-        n.music_track = ram[MUSIC_TRACK];
-        n.high_score_names
+        n.raw.music_track = ram[MUSIC_TRACK];
+        n.raw
+            .high_score_names
             .copy_from_slice(&ram[HIGH_SCORE_NAMES..HIGH_SCORE_NAMES + 0x30]);
-        n.high_score_scores
+        n.raw
+            .high_score_scores
             .copy_from_slice(&ram[HIGH_SCORE_SCORES..HIGH_SCORE_SCORES + 0x18]);
-        n.high_score_levels
+        n.raw
+            .high_score_levels
             .copy_from_slice(&ram[HIGH_SCORE_LEVELS..HIGH_SCORE_LEVELS + 8]);
-        n.init_magic
+        n.raw
+            .init_magic
             .copy_from_slice(&ram[INIT_MAGIC..INIT_MAGIC + 5]);
         Ok(n)
     }
 
     /// Where the main loop waits, inferred from `gameMode`, `gameModeState` and `renderMode`.
     fn infer_wait(n: &Nes) -> Result<Wait, RamImportError> {
-        Ok(match (n.game_mode, n.game_mode_state, n.render_mode) {
-            (game_mode::GAME_TYPE_MENU, _, 1) => Wait::GameTypeMenu,
-            (game_mode::LEVEL_MENU, _, 1) => Wait::LevelMenu,
-            (game_mode::PLAY, 2, 3) => Wait::MainLoop,
-            (game_mode::PLAY, 7, 0) => Wait::Pause,
-            (mode, state, render) => {
-                return Err(RamImportError {
-                    reason: format!(
-                        "gameMode {mode}, gameModeState {state}, renderMode {render} is not a \
+        Ok(
+            match (n.raw.game_mode, n.raw.game_mode_state, n.raw.render_mode) {
+                (game_mode::GAME_TYPE_MENU, _, 1) => Wait::GameTypeMenu,
+                (game_mode::LEVEL_MENU, _, 1) => Wait::LevelMenu,
+                (game_mode::PLAY, 2, 3) => Wait::MainLoop,
+                (game_mode::PLAY, 7, 0) => Wait::Pause,
+                (mode, state, render) => {
+                    return Err(RamImportError {
+                        reason: format!(
+                            "gameMode {mode}, gameModeState {state}, renderMode {render} is not a \
                          place between frames the engine can resume from (supported: the menus \
                          and play)"
-                    ),
-                });
-            }
-        })
+                        ),
+                    });
+                }
+            },
+        )
     }
 }

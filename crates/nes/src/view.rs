@@ -191,7 +191,7 @@ impl Nes {
     /// The score (`score`, BCD, read as decimal; the ROM caps it at 999,999).
     #[must_use]
     pub fn score(&self) -> u32 {
-        self.player1.score_decimal()
+        self.raw.player1.score_decimal()
     }
 
     /// The score without the ROM's 999,999 cap: every addition the game made, with the digits
@@ -205,44 +205,44 @@ impl Nes {
     /// the lines still to clear.
     #[must_use]
     pub fn lines(&self) -> u32 {
-        self.player1.lines_decimal()
+        self.raw.player1.lines_decimal()
     }
 
     /// `levelNumber`: the level being played (it keeps rising past 29 and wraps after 255).
     #[must_use]
     pub fn level(&self) -> u8 {
-        self.player1.level_number
+        self.raw.player1.level_number
     }
 
     /// `startLevel`: the level chosen on the level menu (0-19).
     #[must_use]
     pub fn start_level(&self) -> u8 {
-        self.player1.start_level
+        self.raw.player1.start_level
     }
 
     /// The screen the game is on.
     #[must_use]
     pub fn game_mode(&self) -> GameMode {
-        GameMode::from_raw(self.game_mode)
+        GameMode::from_raw(self.raw.game_mode)
     }
 
     /// Where player 1's routine is in a piece's life.
     #[must_use]
     pub fn play_state(&self) -> PlayState {
-        PlayState::from_raw(self.player1.play_state)
+        PlayState::from_raw(self.raw.player1.play_state)
     }
 
     /// A-type or B-type.
     #[must_use]
     pub fn game_type(&self) -> GameType {
-        GameType::from_raw(self.game_type)
+        GameType::from_raw(self.raw.game_type)
     }
 
     /// True while a game (or the demo) is running: on the play screen, not yet over.
     #[must_use]
     pub fn in_game(&self) -> bool {
         matches!(self.game_mode(), GameMode::Play | GameMode::Demo)
-            && self.player1.play_state != play_state::GAME_OVER
+            && self.raw.player1.play_state != play_state::GAME_OVER
     }
 
     /// True while the game is paused (Start during play).
@@ -254,7 +254,7 @@ impl Nes {
     /// The falling piece while the player controls it (`playState` 1 on the play screen).
     #[must_use]
     pub fn active_piece(&self) -> Option<ActivePiece> {
-        let p = &self.player1;
+        let p = &self.raw.player1;
         if !matches!(self.game_mode(), GameMode::Play | GameMode::Demo)
             || p.play_state != play_state::ACTIVE
         {
@@ -270,34 +270,34 @@ impl Nes {
     /// The preview piece (`nextPiece`), whether or not the preview is shown.
     #[must_use]
     pub fn next_piece(&self) -> Option<Piece> {
-        Piece::from_orientation_id(self.next_piece)
+        Piece::from_orientation_id(self.raw.next_piece)
     }
 
     /// Whether the preview is shown (`displayNextPiece` = 0; Select toggles it).
     #[must_use]
     pub fn preview_shown(&self) -> bool {
-        self.display_next_piece == 0
+        self.raw.display_next_piece == 0
     }
 
     /// Pieces dealt this game, per type in the ROM's order T J Z O S L I (`statsByType`, BCD).
     #[must_use]
     pub fn piece_counts(&self) -> [u32; 7] {
         std::array::from_fn(|i| {
-            bcd(self.stats_by_type[2 * i + 1]) * 100 + bcd(self.stats_by_type[2 * i])
+            bcd(self.raw.stats_by_type[2 * i + 1]) * 100 + bcd(self.raw.stats_by_type[2 * i])
         })
     }
 
     /// The visible field as bits (the active piece is not in it until it locks).
     #[must_use]
     pub fn board(&self) -> Board {
-        Board::from_page(&self.playfield)
+        Board::from_page(&self.raw.playfield)
     }
 
     /// The whole playfield page ($0400-$04FF) as the ROM keeps it: cells 0-199 are the field,
     /// one tile byte each; the rest reads as `tileEmpty` (the rows above the field).
     #[must_use]
     pub fn playfield_page(&self) -> &[u8; 256] {
-        &self.playfield
+        &self.raw.playfield
     }
 
     /// What the last frame did (the value [`Nes::step`] returned).
@@ -309,7 +309,7 @@ impl Nes {
     /// The gamepad buttons held on the last frame (`heldButtons_player1`).
     #[must_use]
     pub fn held_buttons(&self) -> Buttons {
-        Buttons(self.held_buttons_player1)
+        Buttons(self.raw.held_buttons_player1)
     }
 }
 

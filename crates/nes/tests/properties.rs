@@ -1,8 +1,8 @@
 //! Invariants of the engine under arbitrary input.
 
-use playfield_nes::autoplay::{AutoplayConfig, autoplay_movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, Nes, Region};
+use playfield_nes::{Buttons, GameSetup, Nes, Region};
+use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
 use proptest::prelude::*;
 
 mod support;
@@ -31,12 +31,12 @@ proptest! {
     /// everything the trace compares.
     #[test]
     fn ram_import_resumes_play(seed in 1u64..1_000, cut in 1_000usize..6_000) {
-        let movie = autoplay_movie(&AutoplayConfig { start_level: 5, seed, max_frames: 8_000, ..AutoplayConfig::default() });
+        let movie = autoplay_movie(&AutoplayConfig { setup: GameSetup::a_type(5), seed, max_frames: 8_000, ..AutoplayConfig::default() });
         let mut original = Nes::power_on();
         for &b in &movie[..cut.min(movie.len())] {
             original.step(b);
         }
-        prop_assume!(original.game_mode == 4 && original.game_mode_state == 2);
+        prop_assume!(original.raw.game_mode == 4 && original.raw.game_mode_state == 2);
         let mut copy = Nes::from_ram(&original.ram(), Region::Ntsc).expect("play imports");
         for (i, &b) in movie[cut.min(movie.len())..].iter().enumerate() {
             original.step(b);

@@ -7,6 +7,7 @@ use numpy::{
 };
 use playfield_ai::nes::GameConfig;
 use playfield_ai::standard::MoveModel;
+use playfield_nes::GameType;
 use playfield_standard::EndRule;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -165,7 +166,7 @@ fn nes_settings(
         )));
     }
     let config = GameConfig {
-        game_type,
+        game_type: GameType::from_raw(game_type),
         level,
         height,
         music,

@@ -9,7 +9,7 @@ use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Placement, Searcher};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
-use playfield_nes::{Buttons, Events, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameType, Nes, game_mode, play_state};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
 
 /// Board rows and columns of NES Tetris.
@@ -101,7 +101,7 @@ pub fn vector_seed(seed: u64, index: usize) -> u64 {
 
 /// Fills `board` (20×10, row-major) with 1 where the playfield has a block.
 pub fn write_board(nes: &Nes, board: &mut [u8]) {
-    for (out, &tile) in board.iter_mut().zip(&nes.playfield[..BOARD_CELLS]) {
+    for (out, &tile) in board.iter_mut().zip(&nes.raw.playfield[..BOARD_CELLS]) {
         *out = u8::from(tile != TILE_EMPTY);
     }
 }
@@ -115,15 +115,15 @@ fn piece_type(orientation: u8) -> i32 {
 /// Whether the next frame runs the player's controls for the active piece.
 #[must_use]
 pub fn controllable(nes: &Nes) -> bool {
-    nes.game_mode == game_mode::PLAY
-        && nes.game_mode_state == 2
-        && nes.player1.play_state == play_state::ACTIVE
+    nes.raw.game_mode == game_mode::PLAY
+        && nes.raw.game_mode_state == 2
+        && nes.raw.player1.play_state == play_state::ACTIVE
 }
 
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
-    let p = &nes.player1;
-    let in_play = nes.game_mode == game_mode::PLAY;
+    let p = &nes.raw.player1;
+    let in_play = nes.raw.game_mode == game_mode::PLAY;
     let orientation = if in_play { p.current_piece } else { 0x13 };
     state[0] = piece_type(orientation);
     state[1] = i32::from(orientation.min(19));
@@ -132,7 +132,7 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[4] = if next_hidden || !in_play {
         NO_PIECE
     } else {
-        piece_type(nes.next_piece)
+        piece_type(nes.raw.next_piece)
     };
     state[5] = i32::from(p.level_number);
     state[6] = p.lines_decimal() as i32;
@@ -141,18 +141,14 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[9] = i32::from(p.fall_timer);
     state[10] = i32::from(p.autorepeat_x);
     state[11] = i32::from(p.autorepeat_y as i8);
-    state[12] = i32::from(nes.game_mode);
+    state[12] = i32::from(nes.raw.game_mode);
     state[13] = i32::from(controllable(nes));
 }
 
 fn reward_of(reward: Reward, before: &Nes, after: &Nes) -> f64 {
     match reward {
-        Reward::Score => {
-            f64::from(after.player1.score_decimal()) - f64::from(before.player1.score_decimal())
-        }
-        Reward::Lines => {
-            f64::from(after.player1.lines_decimal()) - f64::from(before.player1.lines_decimal())
-        }
+        Reward::Score => f64::from(after.score()) - f64::from(before.score()),
+        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines()),
     }
 }
 
@@ -195,7 +191,7 @@ impl Recorded {
         events.has(Events::TOP_OUT)
             || events.has(Events::B_TYPE_GOAL)
             || self.nes.unsupported().is_some()
-            || self.nes.game_mode != game_mode::PLAY
+            || self.nes.raw.game_mode != game_mode::PLAY
     }
 
     /// Whether a cap of `config` stops the game.
@@ -206,8 +202,8 @@ impl Recorded {
             return true;
         }
         if let Some(cap) = config.max_lines
-            && config.game_type == 0
-            && self.nes.player1.lines_decimal() >= cap
+            && config.game_type == GameType::A
+            && self.nes.lines() >= cap
         {
             return true;
         }
@@ -298,7 +294,7 @@ impl PlacementGame {
         self.seed = seed;
         self.piece_frame = 0;
         self.pieces = 0;
-        while (game.nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
+        while (game.nes.raw.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
             && controllable(&game.nes)
         {
             game.step(Buttons::NONE);
@@ -323,12 +319,9 @@ impl PlacementGame {
         }
         let nes = &game.nes;
         let start = PieceState::from_nes(nes, self.piece_frame);
-        let found = self.searcher.search(
-            &nes.playfield,
-            start,
-            nes.player1.level_number,
-            &self.settings.input,
-        );
+        let found =
+            self.searcher
+                .search(&nes.raw.playfield, start, nes.level(), &self.settings.input);
         self.placements.extend_from_slice(found);
         for (i, p) in self.placements.iter().enumerate() {
             if let Some(a) = placement_action(p) {
@@ -395,7 +388,7 @@ impl PlacementGame {
             }
         }
         if !ended {
-            let p = &game.nes.player1;
+            let p = &game.nes.raw.player1;
             let got = (p.tetrimino_x, p.tetrimino_y, p.current_piece);
             let want = (placement.x, placement.y, placement.orientation);
             if p.play_state == play_state::ACTIVE || got != want {
@@ -523,14 +516,11 @@ impl FrameGame {
         let Some(game) = self.game.as_mut() else {
             return Err("the environment was never reset: call reset() first".to_owned());
         };
-        let (score, lines) = (
-            game.nes.player1.score_decimal(),
-            game.nes.player1.lines_decimal(),
-        );
+        let (score, lines) = (game.nes.score(), game.nes.lines());
         let events = game.step(buttons);
         let reward = match settings.reward {
-            Reward::Score => f64::from(game.nes.player1.score_decimal()) - f64::from(score),
-            Reward::Lines => f64::from(game.nes.player1.lines_decimal()) - f64::from(lines),
+            Reward::Score => f64::from(game.nes.score()) - f64::from(score),
+            Reward::Lines => f64::from(game.nes.lines()) - f64::from(lines),
         };
         let terminated = game.over(events);
         let truncated = !terminated && game.capped(&settings.config);

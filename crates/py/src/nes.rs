@@ -5,7 +5,7 @@ use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
 use playfield_ai::nes::{PieceState, play_game};
 use playfield_nes::fm2::Movie;
-use playfield_nes::{Buttons, Events, Nes, Region};
+use playfield_nes::{Buttons, Events, GameType, Nes, Region};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -223,38 +223,38 @@ impl PyNes {
     /// The score (decimal).
     #[getter]
     fn score(&self) -> u32 {
-        self.nes.player1.score_decimal()
+        self.nes.score()
     }
 
     /// Lines as the game shows them (decimal).
     #[getter]
     fn lines(&self) -> u32 {
-        self.nes.player1.lines_decimal()
+        self.nes.lines()
     }
 
     /// `levelNumber`.
     #[getter]
     fn level(&self) -> u8 {
-        self.nes.player1.level_number
+        self.nes.level()
     }
 
     /// `gameMode` (0 legal, 1 title, 2 game-type menu, 3 level menu, 4 play, 5 demo, 6 start demo).
     #[getter]
     fn game_mode(&self) -> u8 {
-        self.nes.game_mode
+        self.nes.raw.game_mode
     }
 
     /// `playState` (1 active piece, 2 lock, 3 check rows, 4 line-clear animation, 5 update lines,
     /// 6 B-type goal check, 7 receive garbage, 8 spawn, 10 curtain, 0 game over).
     #[getter]
     fn play_state(&self) -> u8 {
-        self.nes.player1.play_state
+        self.nes.raw.player1.play_state
     }
 
     /// `gameType` (0 A-type, 1 B-type).
     #[getter]
     fn game_type(&self) -> u8 {
-        self.nes.game_type
+        self.nes.raw.game_type
     }
 
     /// Whether the next frame runs the player's controls for the active piece.
@@ -267,10 +267,10 @@ impl PyNes {
     /// the ROM's id 0-18; None outside play or when hidden.
     #[getter]
     fn piece(&self) -> Option<(u8, u8, u8, u8)> {
-        let p = &self.nes.player1;
+        let p = &self.nes.raw.player1;
         let kind = playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
             .get(usize::from(p.current_piece))?;
-        (self.nes.game_mode == playfield_nes::game_mode::PLAY).then_some((
+        (self.nes.raw.game_mode == playfield_nes::game_mode::PLAY).then_some((
             *kind,
             p.current_piece,
             p.tetrimino_x,
@@ -281,11 +281,11 @@ impl PyNes {
     /// The preview piece 0-6 (T J Z O S L I), None outside play.
     #[getter]
     fn next_piece(&self) -> Option<u8> {
-        if self.nes.game_mode != playfield_nes::game_mode::PLAY {
+        if self.nes.raw.game_mode != playfield_nes::game_mode::PLAY {
             return None;
         }
         playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
-            .get(usize::from(self.nes.next_piece))
+            .get(usize::from(self.nes.raw.next_piece))
             .copied()
     }
 
@@ -298,7 +298,7 @@ impl PyNes {
 
     /// The playfield's 200 tiles as the ROM stores them (0xEF empty).
     fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        PyArray1::from_slice(py, &self.nes.playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
+        PyArray1::from_slice(py, &self.nes.raw.playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
     }
 
     /// The state vector of the environments (int32, fields `playfield.envs.NES_STATE_FIELDS`).
@@ -374,7 +374,7 @@ impl PyNes {
         format!(
             "Nes(frame={}, game_mode={}, score={}, lines={}, level={})",
             self.nes.frame(),
-            self.nes.game_mode,
+            self.nes.raw.game_mode,
             self.score(),
             self.lines(),
             self.level()
@@ -539,15 +539,15 @@ impl PyPlayer {
             ));
         }
         let situation = Situation {
-            level: n.player1.level_number,
-            lines: n.player1.lines,
-            game_type: n.game_type,
+            level: n.level(),
+            lines: n.raw.player1.lines,
+            game_type: n.raw.game_type,
             double_speed_level: n.modifiers().double_speed_level,
             line_cap: None,
         };
         let start = PieceState::from_nes(n, frame);
-        let next = next_known.then_some(n.next_piece);
-        let page = n.playfield;
+        let next = next_known.then_some(n.raw.next_piece);
+        let page = n.raw.playfield;
         let (player, ws) = (&self.player, &mut self.workspace);
         let d = py.detach(|| player.decide(ws, &page, start, situation, next));
         Ok(d.as_ref().map(PyDecision::from_decision))
@@ -597,7 +597,7 @@ fn play_nes_game<'py>(
         )));
     }
     let config = GameConfig {
-        game_type,
+        game_type: GameType::from_raw(game_type),
         level,
         height,
         music,

@@ -1,6 +1,7 @@
 //! SVG charts drawn with `plotters`: a histogram of one number per game with the mean and its
-//! 95 % interval, a game's score and level over time (two axes), and a histogram on a log scale
-//! (times). Each returns the SVG text; writing it is the caller's business.
+//! 95 % interval, a mean score-by-lines curve with reference points, a game's score and level over
+//! time (two axes), and a histogram on a log scale (times). Each returns the SVG text; writing it
+//! is the caller's business.
 
 use plotters::prelude::*;
 use thiserror::Error;
@@ -28,6 +29,18 @@ pub enum ChartError {
 fn draw_err<E: std::fmt::Display>(e: E) -> ChartError {
     ChartError::Draw(e.to_string())
 }
+
+/// A caption's font size: smaller for long titles so they fit the chart's width.
+fn caption_size(title: &str) -> u32 {
+    match title.chars().count() {
+        0..=80 => 18,
+        81..=110 => 14,
+        _ => 11,
+    }
+}
+
+/// The part of an SVG a chart is drawn on.
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
 /// A tick label a reader takes in at a glance: 1.5M, 250k, 12, 0.25.
 #[must_use]
@@ -77,12 +90,28 @@ fn bin_count(n: usize) -> usize {
 /// [`ChartError::NoData`] without values, [`ChartError::NotFinite`] for NaN/∞, else a backend
 /// failure.
 pub fn histogram(h: &Histogram<'_>) -> Result<String, ChartError> {
+    check_histogram(h)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        draw_histogram(&root, h)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+fn check_histogram(h: &Histogram<'_>) -> Result<(), ChartError> {
     if h.values.is_empty() {
         return Err(ChartError::NoData);
     }
     if h.values.iter().any(|v| !v.is_finite()) || !h.mean.is_finite() {
         return Err(ChartError::NotFinite);
     }
+    Ok(())
+}
+
+fn draw_histogram(root: &Area<'_>, h: &Histogram<'_>) -> Result<(), ChartError> {
     let max = h.values.iter().copied().fold(0.0f64, f64::max).max(1.0);
     let bins = bin_count(h.values.len());
     let width = max / bins as f64;
@@ -91,12 +120,9 @@ pub fn histogram(h: &Histogram<'_>) -> Result<String, ChartError> {
         counts[((v.max(0.0) / width) as usize).min(bins - 1)] += 1;
     }
     let top = f64::from(counts.iter().copied().max().unwrap_or(1).max(1)) * 1.1;
-    let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(h.title, ("sans-serif", 18))
+        let mut chart = ChartBuilder::on(root)
+            .caption(h.title, ("sans-serif", caption_size(h.title)))
             .margin(15)
             .x_label_area_size(50)
             .y_label_area_size(60)
@@ -153,6 +179,151 @@ pub fn histogram(h: &Histogram<'_>) -> Result<String, ChartError> {
             .label_font(("sans-serif", 14))
             .draw()
             .map_err(draw_err)?;
+    }
+    Ok(())
+}
+
+/// A mean score-by-lines curve over a batch of games, with reference points (another player's
+/// published means) drawn beside it.
+#[derive(Clone, Debug)]
+pub struct ScoreCurve<'a> {
+    /// The chart's title.
+    pub title: &'a str,
+    /// (lines, mean score of the games that got there, how many did), in line order.
+    pub points: &'a [(u32, f64, u64)],
+    /// What the reference points are ("BetaTetris hybrid v0.1, published").
+    pub reference_label: &'a str,
+    /// (lines, mean score) of the reference.
+    pub reference: &'a [(u32, f64)],
+}
+
+fn check_curve(c: &ScoreCurve<'_>) -> Result<(), ChartError> {
+    if c.points.is_empty() {
+        return Err(ChartError::NoData);
+    }
+    if c.points.iter().any(|p| !p.1.is_finite()) || c.reference.iter().any(|p| !p.1.is_finite()) {
+        return Err(ChartError::NotFinite);
+    }
+    Ok(())
+}
+
+fn draw_curve(root: &Area<'_>, c: &ScoreCurve<'_>) -> Result<(), ChartError> {
+    let games = c.points.first().map_or(0, |p| p.2);
+    let x_max = c
+        .points
+        .iter()
+        .map(|p| p.0)
+        .chain(c.reference.iter().map(|p| p.0))
+        .max()
+        .unwrap_or(1) as f64
+        * 1.05;
+    let y_max = c
+        .points
+        .iter()
+        .map(|p| p.1)
+        .chain(c.reference.iter().map(|p| p.1))
+        .fold(1.0f64, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(root)
+        .caption(c.title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc("lines cleared")
+        .y_desc("mean score of the games still playing")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(draw_err)?;
+    let blue = RGBColor(74, 120, 181);
+    chart
+        .draw_series(LineSeries::new(
+            c.points.iter().map(|p| (f64::from(p.0), p.1)),
+            blue.stroke_width(2),
+        ))
+        .map_err(draw_err)?
+        .label(format!("this run ({games} games; fewer as games end)"))
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 15, y)], blue.stroke_width(2)));
+    // Where fewer than half the games are still playing, the mean speaks for few: a thin line
+    // marks the last point at which at least half are.
+    if let Some(half) = c.points.iter().rev().find(|p| p.2 * 2 >= games) {
+        let x = f64::from(half.0);
+        chart
+            .draw_series(LineSeries::new(
+                [(x, 0.0), (x, y_max)],
+                BLACK.mix(0.3).stroke_width(1),
+            ))
+            .map_err(draw_err)?
+            .label(format!("half the games still playing ({} lines)", half.0))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], BLACK.mix(0.3)));
+    }
+    chart
+        .draw_series(
+            c.reference
+                .iter()
+                .map(|&(l, s)| Circle::new((f64::from(l), s), 6, RED.filled())),
+        )
+        .map_err(draw_err)?
+        .label(c.reference_label)
+        .legend(|(x, y)| Circle::new((x + 7, y), 5, RED.filled()));
+    chart
+        .draw_series(c.reference.iter().map(|&(l, s)| {
+            Text::new(
+                tick_label(s),
+                (f64::from(l), s),
+                ("sans-serif", 13).into_font().color(&RED),
+            )
+        }))
+        .map_err(draw_err)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(draw_err)?;
+    Ok(())
+}
+
+/// Draws [`ScoreCurve`].
+///
+/// # Errors
+/// [`ChartError::NoData`] without points, [`ChartError::NotFinite`] for NaN/∞, else a backend
+/// failure.
+pub fn score_curve(c: &ScoreCurve<'_>) -> Result<String, ChartError> {
+    check_curve(c)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        draw_curve(&root, c)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
+/// A batch of games in one SVG: the score histogram above, the score-by-lines curve below.
+///
+/// # Errors
+/// As [`histogram`] and [`score_curve`].
+pub fn histogram_and_curve(h: &Histogram<'_>, c: &ScoreCurve<'_>) -> Result<String, ChartError> {
+    check_histogram(h)?;
+    check_curve(c)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 * 2)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let (upper, lower) = root.split_vertically(SIZE.1);
+        draw_histogram(&upper, h)?;
+        draw_curve(&lower, c)?;
         root.present().map_err(draw_err)?;
     }
     Ok(svg)
@@ -330,6 +501,40 @@ mod tests {
         assert_eq!(tick_label(250_000.0), "250k");
         assert_eq!(tick_label(1_500_000.0), "1.5M");
         assert_eq!(tick_label(0.25), "0.25");
+    }
+
+    #[test]
+    fn curve_and_histogram_share_one_svg() {
+        let points: Vec<(u32, f64, u64)> = (1..=40)
+            .map(|k| (k * 10, f64::from(k) * 5_000.0, if k > 30 { 4 } else { 10 }))
+            .collect();
+        let curve = ScoreCurve {
+            title: "score by lines",
+            points: &points,
+            reference_label: "reference",
+            reference: &[(130, 657_892.0), (230, 1_293_916.0)],
+        };
+        let svg = score_curve(&curve).unwrap();
+        assert!(svg.contains("this run (10 games; fewer as games end)"));
+        assert!(svg.contains("half the games still playing (300 lines)"));
+        assert!(svg.contains("1.29M"), "reference values are labelled");
+        let values = [1.0, 2.0, 3.0];
+        let h = Histogram {
+            title: "scores",
+            unit: "score",
+            values: &values,
+            mean: 2.0,
+            ci95: None,
+        };
+        let both = histogram_and_curve(&h, &curve).unwrap();
+        assert!(both.contains("score per game (3 games)") && both.contains("score by lines"));
+        assert_eq!(
+            score_curve(&ScoreCurve {
+                points: &[],
+                ..curve.clone()
+            }),
+            Err(ChartError::NoData)
+        );
     }
 
     #[test]

@@ -1,12 +1,12 @@
-//! Frames per second of tetanes-core running Tetris on `playfield_nes::movies::benchmark_movie`,
+//! Frames per second of tetanes-core running Tetris on `playfield_testkit::movies::benchmark_movie`,
 //! the movie the engine's benchmark uses too, so the two compare as a ratio.
 //!
 //! `PLAYFIELD_ROM=… cargo bench -p playfield-rom --bench tetanes`. Without a ROM it prints that it
 //! skipped. Each iteration is one input line; the movie restarts from power-on when it runs out.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use playfield_nes::movies::benchmark_movie;
 use playfield_rom::{Emulator, rom_for_tests};
+use playfield_testkit::movies::benchmark_movie;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

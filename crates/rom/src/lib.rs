@@ -8,14 +8,13 @@
 //! - [`lag`] watches the ROM's NMI: a lag frame (the NMI interrupts the main loop's work) and a
 //!   crash (the CPU leaves the game's code), to check the engine at the highest levels.
 //! - [`Lockstep`] runs the ROM beside the engine and stops at the first traced difference.
-//! - [`bot`] plays the ROM well enough to clear lines, recording movies for the differential
-//!   suite; `playfield_nes::movies` makes the open-loop ones, which need no ROM.
 //!
-//! Examples: `rom_trace MOVIE.fm2 OUT.jsonl [--frames N]` writes the ROM's trace of a movie,
-//! `gen_movie KIND SEED OUT.fm2` writes a generated movie. The bench `tetanes` measures
-//! tetanes-core's frames per second on `playfield_nes::movies::benchmark_movie`.
+//! The movies the tests run on both come from `playfield-testkit` (the open-loop suite and the
+//! scripted player, which need no ROM; its example `gen_movie` writes them as `.fm2` files). The
+//! example `rom_trace MOVIE.fm2 OUT.jsonl [--frames N]` writes the ROM's trace of a movie. The
+//! bench `tetanes` measures tetanes-core's frames per second on
+//! `playfield_testkit::movies::benchmark_movie`.
 
-pub mod bot;
 mod emulator;
 pub mod lag;
 mod lockstep;

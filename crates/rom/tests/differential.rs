@@ -2,9 +2,9 @@
 //! traced variable (the keys of `playfield nes replay --trace`) must be equal at every frame.
 //!
 //! Movies are generated here, seeded, never recorded from the ROM: the open-loop suite of
-//! `playfield_nes::movies` (random menu paths, all 20 start levels, A and B type with every height,
+//! `playfield_testkit::movies` (random menu paths, all 20 start levels, A and B type with every height,
 //! pauses, Select, soft drop, DAS, chaotic input, the demo) and closed-loop movies of the scripted
-//! player `playfield_nes::autoplay` (line clears, level-ups, push-down points, both endings, the
+//! player `playfield_testkit::autoplay` (line clears, level-ups, push-down points, both endings, the
 //! high-score screen, several games in a row, a soft reset); `support/suite.rs` lists them, one
 //! test per movie, named after it. `golden.rs` checks the same movies without a ROM.
 //!
@@ -15,9 +15,9 @@ use std::sync::Arc;
 mod support;
 
 use playfield_nes::fm2::InputLine;
-use playfield_nes::movies::differential_suite;
-use playfield_nes::{DemoData, Nes};
+use playfield_nes::{DemoData, GameType, Nes};
 use playfield_rom::{Lockstep, LockstepError, Rom, rom_for_tests};
+use playfield_testkit::movies::differential_suite;
 use support::suite::{for_each_movie, listed_names, movie};
 
 /// Replays `lines` in the engine and the ROM and panics at the first frame where they differ.
@@ -80,13 +80,12 @@ fn the_suite_covers_every_start_level_and_height() {
     assert!(suite.len() >= 20);
     let frames: usize = suite.iter().map(|m| m.buttons.len()).sum();
     assert!(frames >= 200_000, "{frames} frames");
-    let levels: std::collections::BTreeSet<u8> =
-        suite.iter().map(|m| m.setup.start_level).collect();
+    let levels: std::collections::BTreeSet<u8> = suite.iter().map(|m| m.setup.level).collect();
     assert_eq!(levels.len(), 20, "every start level 0-19");
     let heights: std::collections::BTreeSet<u8> = suite
         .iter()
-        .filter(|m| m.setup.game_type == 1)
-        .map(|m| m.setup.start_height)
+        .filter(|m| m.setup.game_type == GameType::B)
+        .map(|m| m.setup.height)
         .collect();
     assert_eq!(heights.len(), 6, "every B-type height 0-5");
 }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use playfield_nes::fm2::InputLine;
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{DemoData, Nes, game_mode};
+use playfield_nes::{DemoData, Events, GameMode, GameType, Nes, game_mode};
 use playfield_rom::{Emulator, ROM_ENV, Rom};
 use support::suite::{for_each_movie, listed_names, movie};
 
@@ -305,4 +305,68 @@ fn checkpoint_files_read_back_as_written() {
         checkpoints: vec![(256, 1), (300, u64::MAX), (512, 0xabc), (600, 7)],
     };
     assert_eq!(Golden::parse("example", &golden.render("example")), golden);
+}
+
+/// What one of the scripted player's movies did, replayed in the engine.
+#[derive(Debug, Default)]
+struct MovieFacts {
+    lines: usize,
+    games_started: u32,
+    level_ups: u32,
+    most_a_type_lines: u32,
+    b_type_goals: u32,
+    rocket: bool,
+    high_score_table_changed: bool,
+}
+
+fn facts(name: &str) -> MovieFacts {
+    let lines = movie(name).unwrap_or_else(|| panic!("no movie is called {name}"));
+    let mut nes = Nes::power_on();
+    let mut f = MovieFacts {
+        lines: lines.len(),
+        ..MovieFacts::default()
+    };
+    let scores_at_power_on = nes.raw.high_score_scores;
+    let mut mode = nes.game_mode();
+    for line in &lines {
+        let events = nes.step_line(line);
+        if mode == GameMode::LevelMenu && nes.game_mode() == GameMode::Play {
+            f.games_started += 1;
+        }
+        mode = nes.game_mode();
+        f.level_ups += u32::from(events.has(Events::LEVEL_UP));
+        f.b_type_goals += u32::from(events.has(Events::B_TYPE_GOAL));
+        if nes.game_type() == GameType::A {
+            f.most_a_type_lines = f.most_a_type_lines.max(nes.lines());
+        }
+        // The rocket's height and delay (`ending_customVars`) are set only by the A-type ending.
+        f.rocket |= nes.raw.ending_custom_vars != [0; 7];
+        // `initRam` fills the table once, in the first frames; later changes are new entries.
+        f.high_score_table_changed |=
+            nes.frame() > 600 && nes.raw.high_score_scores != scores_at_power_on;
+    }
+    f
+}
+
+/// The scripted player's movies are chosen (seeds, frames) for what their tests are named after;
+/// a change of the player must keep that true, or the suite stops covering it.
+#[test]
+fn scripted_player_movies_do_what_their_names_say() {
+    let f = facts("autoplay-level-0-two-games");
+    assert!(f.games_started == 2 && f.level_ups >= 10, "{f:?}");
+    let f = facts("autoplay-level-18-rocket");
+    assert!(f.most_a_type_lines >= 130 && f.rocket, "{f:?}");
+    let f = facts("autoplay-level-19-noise");
+    assert!(f.games_started == 3 && f.high_score_table_changed, "{f:?}");
+    for name in [
+        "autoplay-b-level-9-height-0",
+        "autoplay-b-level-5-height-3",
+        "autoplay-b-level-2-height-1",
+    ] {
+        let f = facts(name);
+        assert_eq!(f.b_type_goals, 1, "{name}: {f:?}");
+    }
+    // Soft resets go in at lines 3,000 and 7,500.
+    let f = facts("autoplay-soft-resets");
+    assert!(f.lines > 7_500, "{f:?}");
 }

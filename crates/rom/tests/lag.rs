@@ -19,11 +19,12 @@
 
 use std::sync::Arc;
 
-use playfield_nes::movies::{GameSetup, PlayStyle, to_game};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, CpuPhase, Nes, ProgramData, Region};
+use playfield_nes::{Buttons, CpuPhase, GameSetup, Nes, ProgramData, Region};
 use playfield_rom::lag::{FrameOutcome, FrameTiming, RomLayout};
 use playfield_rom::{Emulator, RAM_SIZE, rom_for_tests};
+use playfield_testkit::SplitMix64 as Rng;
+use playfield_testkit::movies::{PlayStyle, to_game};
 
 const TILE_EMPTY: u8 = 0xEF;
 const TILE_BLOCK: u8 = 0x7B;
@@ -31,21 +32,6 @@ const I_VERTICAL: u8 = 0x11;
 /// Frames run per case: the fall from row 2 (one row a frame), the lock, the clear animation,
 /// the post-clear work, the next piece's fall and lock.
 const FRAMES: usize = 70;
-
-/// A small deterministic generator (splitmix64), so every case can be named and rerun.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn bcd(v: u32) -> u8 {
     (((v / 10 % 10) << 4) | (v % 10)) as u8
@@ -271,12 +257,7 @@ fn run_engine(
 
 /// An emulator in play at level 19 with a piece falling, the main loop waiting for its NMI.
 fn base_game(rom: &playfield_rom::Rom) -> Emulator {
-    let setup = GameSetup {
-        game_type: 0,
-        music_type: 0,
-        start_level: 19,
-        start_height: 0,
-    };
+    let setup = GameSetup::a_type(19);
     let movie = to_game(setup, 3, PlayStyle::Idle, 200, false);
     let mut e = Emulator::new(rom).expect("the ROM loads");
     for &b in &movie.buttons[..movie.play_frame + 120] {
@@ -296,10 +277,8 @@ fn the_probe_sees_no_lag_in_ordinary_play() {
     let Some(rom) = rom_for_tests() else { return };
     let layout = RomLayout::from_rom(&rom).expect("the layout is found");
     let setup = GameSetup {
-        game_type: 0,
-        music_type: 1,
-        start_level: 9,
-        start_height: 0,
+        music: 1,
+        ..GameSetup::a_type(9)
     };
     let movie = to_game(setup, 4, PlayStyle::Mixed, 3_000, true);
     let mut e = Emulator::new(&rom).expect("the ROM loads");
@@ -328,7 +307,8 @@ fn high_levels_lag_and_crash_cases() {
         .ok()
         .and_then(|v| v.parse().ok());
     let verbose = std::env::var("PLAYFIELD_LAG_VERBOSE").is_ok();
-    let mut rng = Rng(0x5EED_1A66);
+    // Seeded, so every case can be named and rerun.
+    let mut rng = Rng::new(0x5EED_1A66);
     #[derive(Default)]
     struct Tally {
         cases: usize,

@@ -1,10 +1,11 @@
 //! The engine's cycle model of the ROM's code, compared with the ROM instruction by instruction:
 //! the sound driver's calls over whole games, every music type.
 
+use playfield_nes::GameSetup;
 use playfield_nes::ProgramData;
-use playfield_nes::movies::{GameSetup, PlayStyle, to_game};
 use playfield_nes::timing_probe::probe_update_audio;
 use playfield_rom::{Emulator, rom_for_tests};
+use playfield_testkit::movies::{PlayStyle, to_game};
 
 /// `updateAudio`.
 const UPDATE_AUDIO: u16 = 0xE216;
@@ -33,10 +34,8 @@ fn sound_driver_calls_match_the_rom() {
     let mut failures = Vec::new();
     for music in 0..4u8 {
         let setup = GameSetup {
-            game_type: 0,
-            music_type: music,
-            start_level: 9,
-            start_height: 0,
+            music,
+            ..GameSetup::a_type(9)
         };
         let movie = to_game(setup, 7 + u64::from(music), PlayStyle::Mixed, frames, true);
         let mut e = Emulator::new(&rom).expect("the ROM loads");

@@ -1,12 +1,12 @@
-//! The menu timings the movie generators rely on (`playfield_nes::movies`), measured on the ROM:
+//! The menu timings the movie generators rely on (`playfield_testkit::movies`), measured on the ROM:
 //! the first line after a screen appears whose press the screen acts on.
 
 use playfield_nes::Buttons;
-use playfield_nes::movies::{
+use playfield_rom::{Emulator, rom_for_tests};
+use playfield_testkit::movies::{
     GAME_TYPE_READ_DELAY, LEGAL_FIRST_SKIP_LINE, LEGAL_TIMEOUT_FRAME, LEVEL_MENU_READ_DELAY,
     TITLE_READ_DELAY, TITLE_READ_DELAY_AFTER_B,
 };
-use playfield_rom::{Emulator, rom_for_tests};
 
 const GAME_MODE: usize = 0xC0;
 const N: Buttons = Buttons::NONE;

@@ -1,9 +1,11 @@
 //! Traces of the real ROM: numbering, padding, JSON round trip, determinism.
 
 use playfield_nes::fm2::InputLine;
-use playfield_nes::movies::{GameSetup, PlayStyle, to_game};
-use playfield_nes::trace::{TraceFrame, first_divergence};
+use playfield_nes::trace::TraceFrame;
+use playfield_nes::{GameSetup, GameType};
 use playfield_rom::{Emulator, RomError, rom_for_tests};
+use playfield_testkit::movies::{PlayStyle, to_game};
+use playfield_testkit::trace::{first_divergence, parse_trace_line};
 
 fn trace(e: &mut Emulator, lines: &[InputLine], frames: usize) -> Vec<TraceFrame> {
     let mut out = Vec::new();
@@ -20,10 +22,10 @@ fn rom_traces_are_numbered_padded_and_deterministic() {
     let Some(rom) = rom_for_tests() else { return };
     let mut e = Emulator::new(&rom).unwrap();
     let setup = GameSetup {
-        game_type: 1,
-        music_type: 3,
-        start_level: 12,
-        start_height: 4,
+        game_type: GameType::B,
+        music: 3,
+        level: 12,
+        height: 4,
     };
     let movie = to_game(setup, 3, PlayStyle::Mixed, 400, false);
     let lines: Vec<InputLine> = movie.buttons.iter().map(|&b| InputLine::new(b)).collect();
@@ -38,7 +40,7 @@ fn rom_traces_are_numbered_padded_and_deterministic() {
         assert_eq!(t.frame, i as u64 + 1);
         assert_eq!(t.play.is_some(), t.game_mode == 4, "frame {}", t.frame);
         let line = t.to_json_line();
-        assert_eq!(&TraceFrame::parse_json_line(&line).unwrap(), t);
+        assert_eq!(&parse_trace_line(&line).unwrap(), t);
     }
     let first_play = a.iter().position(|t| t.game_mode == 4).unwrap();
     assert_eq!(first_play + 1, movie.play_frame);

@@ -125,17 +125,17 @@ fn mode_name(mode: u8) -> &'static str {
 
 /// Pieces of type `t` (0-6) spawned so far, from the BCD statistics.
 fn piece_count(nes: &Nes, t: usize) -> u32 {
-    bcd(nes.stats_by_type[2 * t + 1]) * 100 + bcd(nes.stats_by_type[2 * t])
+    nes.piece_counts()[t]
 }
 
 impl NesFrame {
     /// The screen of `nes`, with `target` (x, y, orientation) outlined.
     #[must_use]
     pub fn from_nes(nes: &Nes, target: Option<(u8, u8, u8)>) -> Self {
-        let p = &nes.player;
-        let in_game = matches!(nes.game_mode, game_mode::PLAY | game_mode::DEMO);
+        let p = &nes.raw.player;
+        let in_game = matches!(nes.raw.game_mode, game_mode::PLAY | game_mode::DEMO);
         let showing = in_game
-            && nes.render_mode == 3
+            && nes.raw.render_mode == 3
             && p.play_state == play_state::ACTIVE
             && p.current_piece < ORIENTATION_HIDDEN;
         let piece = showing.then(|| {
@@ -151,22 +151,22 @@ impl NesFrame {
             0
         };
         let board = if in_game {
-            nes.playfield[..200]
+            nes.raw.playfield[..200]
                 .iter()
                 .map(|&t| char::from(b'0' + tile_kind(t)))
                 .collect()
         } else {
             "0".repeat(200)
         };
-        let next = (in_game && nes.next_piece < ORIENTATION_HIDDEN)
-            .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.next_piece)]);
-        let start = if nes.game_type != 0 { 12 } else { 0 };
-        let top_score = nes.high_score_scores[start..start + 3]
+        let next = (in_game && nes.raw.next_piece < ORIENTATION_HIDDEN)
+            .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw.next_piece)]);
+        let start = if nes.raw.game_type != 0 { 12 } else { 0 };
+        let top_score = nes.raw.high_score_scores[start..start + 3]
             .iter()
             .fold(0, |acc, &x| acc * 100 + bcd(x));
         NesFrame {
             frame: nes.frame(),
-            mode: mode_name(nes.game_mode),
+            mode: mode_name(nes.raw.game_mode),
             level: p.level_number,
             score: p.score_decimal(),
             lines: p.lines_decimal(),
@@ -180,7 +180,7 @@ impl NesFrame {
             target: target
                 .filter(|_| showing)
                 .map(|(x, y, o)| orientation_cells(o, i16::from(x), i16::from(y))),
-            paused: nes.game_mode == game_mode::PLAY && nes.render_mode == 0,
+            paused: nes.raw.game_mode == game_mode::PLAY && nes.raw.render_mode == 0,
             game_over: in_game
                 && matches!(p.play_state, play_state::GAME_OVER | play_state::CURTAIN),
         }

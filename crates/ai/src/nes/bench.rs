@@ -340,6 +340,10 @@ pub struct GameSummary {
     /// Measured, so not part of the game's printed record (which is the same on every run).
     #[serde(skip)]
     pub decision_ms: (f64, f64),
+    /// The uncapped score when the game first reached 10, 20, 30, ... lines
+    /// ([`CURVE_STEP`]), for the score-by-lines chart.
+    #[serde(skip)]
+    pub score_curve: Vec<u64>,
 }
 
 impl fmt::Display for GameSummary {
@@ -378,6 +382,15 @@ pub fn end_text(end: &GameEnd) -> String {
 /// The line counts at which scores are compared with BetaTetris's published curve.
 pub const SCORE_CHECKPOINTS: [u32; 3] = [130, 230, 330];
 
+/// Lines between the points of a game's score-by-lines curve.
+pub const CURVE_STEP: u32 = 10;
+
+/// BetaTetris hybrid v0.1's published mean score at 130, 230 and 330 lines in its benchmark
+/// (start 18, 30 Hz, 18-frame reaction, double speed from 39, 430-line cap; 1,100 seeds),
+/// drawn beside ours for comparison (REFERENCE.md, "Playing for score").
+pub const BETATETRIS_SCORE_AT_LINES: [(u32, f64); 3] =
+    [(130, 657_892.0), (230, 1_293_916.0), (330, 2_038_563.0)];
+
 impl GameSummary {
     /// The summary of game `index` (0-based) with seed `seed`.
     #[must_use]
@@ -394,6 +407,9 @@ impl GameSummary {
             uncapped_score: r.uncapped_score,
             clears: r.clears,
             score_at_lines: SCORE_CHECKPOINTS.map(|l| r.score_at_lines(l)),
+            score_curve: (1..=r.lines / CURVE_STEP)
+                .map_while(|k| r.score_at_lines(k * CURVE_STEP))
+                .collect(),
             decision_ms: {
                 let mut ms: Vec<f64> = r
                     .decision_micros
@@ -482,6 +498,7 @@ pub struct BenchReport {
     burned: Vec<f64>,
     clears: [u64; 4],
     at_lines: [(f64, u64); 3],
+    curve: Vec<(f64, u64)>,
     ended_before_230: u64,
     decision_medians: Vec<f64>,
     decision_p99: f64,
@@ -514,6 +531,13 @@ impl BenchReport {
         self.burned.push(f64::from(game.burned_lines()));
         for (total, &n) in self.clears.iter_mut().zip(&game.clears) {
             *total += u64::from(n);
+        }
+        if self.curve.len() < game.score_curve.len() {
+            self.curve.resize(game.score_curve.len(), (0.0, 0));
+        }
+        for (acc, &score) in self.curve.iter_mut().zip(&game.score_curve) {
+            acc.0 += score as f64;
+            acc.1 += 1;
         }
         for (acc, score) in self.at_lines.iter_mut().zip(game.score_at_lines) {
             if let Some(s) = score {
@@ -583,6 +607,16 @@ impl BenchReport {
     pub fn scores(&self) -> &[f64] {
         &self.scores
     }
+
+    /// The mean uncapped score at every [`CURVE_STEP`] lines over the games that got there:
+    /// (lines, mean score, games).
+    #[must_use]
+    pub fn score_by_lines(&self) -> Vec<(u32, f64, u64)> {
+        (1..)
+            .zip(&self.curve)
+            .map(|(k, &(sum, n))| (k * CURVE_STEP, sum / n as f64, n))
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -603,6 +637,9 @@ mod tests {
             clears: [1, 0, 0, 1],
             score_at_lines: [None; 3],
             decision_ms: (1.0, 2.0),
+            score_curve: (1..=u64::from(score / 10_000))
+                .map(|k| k * 10_000)
+                .collect(),
         }
     }
 
@@ -617,6 +654,11 @@ mod tests {
         assert_eq!((s.games, s.reached_level_29, s.maxed_out), (3, 1, 1));
         assert_eq!(s.score.median, 100_000.0);
         assert_eq!(report.first_failure().map(|g| g.game), Some(3));
+        // A point per 10,000 here: game 0 has 10 points, game 2 five, game 1 ninety-nine.
+        let curve = report.score_by_lines();
+        assert_eq!(curve.len(), 99);
+        assert_eq!(curve[0], (10, 10_000.0, 3));
+        assert_eq!(curve[5], (60, 60_000.0, 2));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Whole games from power-on: the menus, then the player piece by piece, through the gamepad
 //! only (nothing is written into game memory).
 
-use playfield_nes::{Buttons, Events, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameSetup, GameType, MenuDriver, Nes, game_mode, play_state};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -29,8 +29,8 @@ pub enum GameConfigError {
 /// What game to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameConfig {
-    /// 0 = A-type, 1 = B-type.
-    pub game_type: u8,
+    /// A-type or B-type.
+    pub game_type: GameType,
     /// Start level 0-19.
     pub level: u8,
     /// B-type start height 0-5.
@@ -53,7 +53,7 @@ impl GameConfig {
     #[must_use]
     pub fn a_type(level: u8, seed: u64) -> Self {
         GameConfig {
-            game_type: 0,
+            game_type: GameType::A,
             level,
             height: 0,
             music: 3,
@@ -86,16 +86,27 @@ impl GameConfig {
     pub fn menu_wait(&self) -> u64 {
         split_mix(self.seed) % MAX_MENU_WAIT
     }
+
+    /// What the menus are set to.
+    #[must_use]
+    pub fn setup(&self) -> GameSetup {
+        GameSetup {
+            game_type: self.game_type,
+            music: self.music,
+            level: self.level,
+            height: self.height,
+        }
+    }
+
+    /// The engine's menu driver for this game: the settings, and the seed's wait.
+    #[must_use]
+    pub fn menu_driver(&self) -> MenuDriver {
+        MenuDriver::new(self.setup(), self.menu_wait())
+    }
 }
 
-/// SplitMix64: a seed's frames to wait, and per-game seeds from a run's seed.
-#[must_use]
-pub fn split_mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// SplitMix64 as a function: a seed's frames to wait, and per-game seeds from a run's seed.
+pub use playfield_rng::split_mix;
 
 /// The seed of game `index` of a batch started from `batch_seed` (game 0 is the first). It
 /// depends on nothing else (not on threads or order), so a batch's printed per-game seed,
@@ -185,106 +196,6 @@ impl GameResult {
     }
 }
 
-/// Holds the menu targets and how far the menu driver got.
-struct MenuDriver {
-    config: GameConfig,
-    waited: u64,
-    wait: u64,
-}
-
-impl MenuDriver {
-    /// A driver at power-on, before any menu.
-    fn new(config: &GameConfig) -> Self {
-        MenuDriver {
-            config: *config,
-            waited: 0,
-            wait: config.menu_wait(),
-        }
-    }
-
-    /// The buttons for the next frame, from the engine's state (closed loop). Buttons are pressed
-    /// one frame and released the next, so every press is new.
-    fn buttons(&mut self, nes: &Nes, prev: Buttons) -> Buttons {
-        let c = &self.config;
-        match nes.game_mode {
-            game_mode::LEGAL | game_mode::TITLE => {
-                if prev.is_empty() {
-                    Buttons::START
-                } else {
-                    Buttons::NONE
-                }
-            }
-            game_mode::GAME_TYPE_MENU => {
-                if !prev.is_empty() {
-                    return Buttons::NONE;
-                }
-                if nes.game_type != c.game_type {
-                    if c.game_type == 1 {
-                        Buttons::RIGHT
-                    } else {
-                        Buttons::LEFT
-                    }
-                } else if nes.music_type < c.music {
-                    Buttons::DOWN
-                } else if nes.music_type > c.music {
-                    Buttons::UP
-                } else {
-                    Buttons::START
-                }
-            }
-            game_mode::LEVEL_MENU => self.level_menu(nes, prev),
-            _ => Buttons::NONE,
-        }
-    }
-
-    fn level_menu(&mut self, nes: &Nes, prev: Buttons) -> Buttons {
-        let c = &self.config;
-        if self.waited < self.wait {
-            self.waited += 1;
-            return Buttons::NONE;
-        }
-        if prev == Buttons::A && c.level >= 10 {
-            // A held, then Start: the level menu adds 10.
-            return Buttons::A | Buttons::START;
-        }
-        if !prev.is_empty() {
-            return Buttons::NONE;
-        }
-        let selecting_height = nes.original_y != 0;
-        let level = nes.player1.start_level;
-        let target = c.level % 10;
-        if level != target {
-            if selecting_height {
-                return Buttons::A;
-            }
-            return if target >= level + 5 {
-                Buttons::DOWN
-            } else if target + 5 <= level {
-                Buttons::UP
-            } else if target > level {
-                Buttons::RIGHT
-            } else {
-                Buttons::LEFT
-            };
-        }
-        if c.game_type == 1 && nes.player1.start_height != c.height {
-            if !selecting_height {
-                return Buttons::A;
-            }
-            return if nes.player1.start_height < c.height {
-                Buttons::RIGHT
-            } else {
-                Buttons::LEFT
-            };
-        }
-        if c.level >= 10 {
-            Buttons::A
-        } else {
-            Buttons::START
-        }
-    }
-}
-
 /// The active piece's plan.
 struct PiecePlan {
     /// Frames since the piece came under control.
@@ -318,11 +229,11 @@ pub fn start_game(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
 #[must_use]
 pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let mut nes = Nes::power_on();
-    let mut menus = MenuDriver::new(config);
+    let mut menus = config.menu_driver();
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
     for _ in 0..20_000 {
-        if nes.game_mode == game_mode::LEVEL_MENU {
+        if nes.raw.game_mode == game_mode::LEVEL_MENU {
             return Some((nes, input));
         }
         let buttons = menus.buttons(&nes, prev);
@@ -345,17 +256,17 @@ pub fn start_game_from(
     mut input: Vec<Buttons>,
     config: &GameConfig,
 ) -> Option<(Nes, Vec<Buttons>)> {
-    let mut menus = MenuDriver::new(config);
+    let mut menus = config.menu_driver();
     let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
     // The menus take well under 5,000 frames even with the longest wait.
     for _ in 0..20_000 {
-        if nes.game_mode == game_mode::PLAY
-            && nes.game_mode_state == 2
-            && nes.player1.play_state == play_state::ACTIVE
+        if nes.raw.game_mode == game_mode::PLAY
+            && nes.raw.game_mode_state == 2
+            && nes.raw.player1.play_state == play_state::ACTIVE
         {
             return Some((nes, input));
         }
-        let buttons = if nes.game_mode == game_mode::PLAY {
+        let buttons = if nes.raw.game_mode == game_mode::PLAY {
             Buttons::NONE
         } else {
             menus.buttons(&nes, prev)
@@ -386,7 +297,7 @@ pub fn play_game(
     let mut score_by_lines = Vec::new();
     let mut decision_micros = Vec::new();
     let mut piece_micros = 0u32;
-    let mut menus = MenuDriver::new(config);
+    let mut menus = config.menu_driver();
     let mut input = Vec::new();
     let mut prev = Buttons::NONE;
     let mut plan: Option<PiecePlan> = None;
@@ -397,7 +308,7 @@ pub fn play_game(
         {
             break GameEnd::FrameCap;
         }
-        let buttons = if nes.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw.game_mode != game_mode::PLAY {
             menus.buttons(&nes, prev)
         } else {
             next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
@@ -418,14 +329,14 @@ pub fn play_game(
             break GameEnd::BTypeComplete;
         }
         if let Some(p) = plan.as_mut()
-            && nes.player1.play_state != play_state::ACTIVE
+            && nes.raw.player1.play_state != play_state::ACTIVE
         {
             // The piece locked this frame: it must be where the plan said.
             if let Some(target) = p.target {
                 let got = (
-                    nes.player1.tetrimino_x,
-                    nes.player1.tetrimino_y,
-                    nes.player1.current_piece,
+                    nes.raw.player1.tetrimino_x,
+                    nes.raw.player1.tetrimino_y,
+                    nes.raw.player1.current_piece,
                 );
                 if got != target || !p.inputs.is_empty() {
                     break GameEnd::Mismatch(format!(
@@ -444,16 +355,16 @@ pub fn play_game(
         }
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
-            && config.game_type == 0
-            && nes.player1.lines_decimal() >= cap
+            && config.game_type == GameType::A
+            && nes.raw.player1.lines_decimal() >= cap
         {
             break GameEnd::LineCap;
         }
     };
     GameResult {
-        score: nes.player1.score_decimal(),
-        lines: nes.player1.lines_decimal(),
-        level: nes.player1.level_number,
+        score: nes.raw.player1.score_decimal(),
+        lines: nes.raw.player1.lines_decimal(),
+        level: nes.raw.player1.level_number,
         frames: nes.frame(),
         pieces,
         end,
@@ -491,19 +402,20 @@ fn next_play_buttons_gated<G>(
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
-    let controllable = nes.game_mode_state == 2 && nes.player1.play_state == play_state::ACTIVE;
+    let controllable =
+        nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
     if !controllable {
         return Buttons::NONE;
     }
     let situation = Situation {
-        level: nes.player1.level_number,
-        lines: nes.player1.lines,
-        game_type: nes.game_type,
+        level: nes.raw.player1.level_number,
+        lines: nes.raw.player1.lines,
+        game_type: nes.raw.game_type,
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
     };
     let reaction = player.input.reaction;
-    let waiting = (nes.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    let waiting = (nes.raw.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
     let p = plan.get_or_insert(PiecePlan {
         frame: 0,
         inputs: Default::default(),
@@ -520,9 +432,9 @@ fn next_play_buttons_gated<G>(
         let _permit = gate();
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
-        let next = informed.then_some(nes.next_piece);
+        let next = informed.then_some(nes.raw.next_piece);
         let clock = std::time::Instant::now();
-        let decision = player.decide(ws, &nes.playfield, start, situation, next);
+        let decision = player.decide(ws, &nes.raw.playfield, start, situation, next);
         *micros =
             micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         match decision {
@@ -573,7 +485,7 @@ impl Pilot {
             decision_micros: 0,
             player,
             ws: Workspace::new(),
-            menus: MenuDriver::new(config),
+            menus: config.menu_driver(),
             plan: None,
             prev: Buttons::NONE,
         }
@@ -589,11 +501,11 @@ impl Pilot {
     /// the search runs: a server playing many games passes a semaphore's permit, so only as many
     /// searches run at once as there are cores and the other games keep their frames flowing.
     pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
-        if self.plan.is_some() && nes.player1.play_state != play_state::ACTIVE {
+        if self.plan.is_some() && nes.raw.player1.play_state != play_state::ACTIVE {
             // The planned piece locked on the last frame.
             self.plan = None;
         }
-        let buttons = if nes.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw.game_mode != game_mode::PLAY {
             self.menus.buttons(nes, self.prev)
         } else {
             next_play_buttons_gated(

@@ -61,7 +61,10 @@ pub struct ScoreWeights {
     pub tetris: f64,
     /// Per 1,000 points scored.
     pub points: f64,
-    /// Column height (rows) from which `danger` counts, below level 29.
+    /// Column height (rows) from which `danger` counts at three or more frames per row
+    /// (level 18 and below).
+    pub safe_height_slow: f64,
+    /// Column height from which `danger` counts at two frames per row (levels 19-28).
     pub safe_height: f64,
     /// Column height from which `danger` counts at level 29 and above.
     pub safe_height_fast: f64,
@@ -74,6 +77,15 @@ pub struct ScoreWeights {
     pub dig_burn_factor: f64,
     /// Lines before the line cap from which burns cost nothing (the game is ending).
     pub endgame_lines: f64,
+    /// The cost of an I drought that ends the game: weighted by the chance that no I comes in
+    /// the pieces the stack can still take (each piece fills four of the free cells of columns
+    /// 1-9 below the safe height plus `drought_headroom`), an I being one piece in seven.
+    pub drought: f64,
+    /// Rows above the safe height up to which the stack can still grow during a drought.
+    pub drought_headroom: f64,
+    /// Lines before the gravity speeds up (level 19, 29, the double-speed level) from which the
+    /// faster gravity's safe height applies: the stack comes down before the speed-up.
+    pub transition_lines: f64,
 }
 
 impl ScoreWeights {
@@ -142,7 +154,7 @@ impl ScoreWeights {
 }
 
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 20] = [
+pub const TERM_NAMES: [&str; 24] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -157,12 +169,16 @@ pub const TERM_NAMES: [&str; 20] = [
     "burn",
     "tetris",
     "points",
+    "safe_height_slow",
     "safe_height",
     "safe_height_fast",
     "safe_height_double",
     "double_speed_burn_factor",
     "dig_burn_factor",
     "endgame_lines",
+    "drought",
+    "drought_headroom",
+    "transition_lines",
 ];
 
 /// A weights file that cannot be used.
@@ -209,6 +225,9 @@ pub struct Context {
     pub double_speed_level: Option<u8>,
     /// The input model.
     pub input: InputModel,
+    /// When the gravity next speeds up: the line count at which it does, and the gravity then
+    /// ([`Context::next_speed_up`]); `None` when it never does.
+    pub speed_up: Option<(u32, Gravity)>,
 }
 
 impl Context {
@@ -221,6 +240,22 @@ impl Context {
                 double_speed_level: self.double_speed_level,
             },
         )
+    }
+
+    /// When the gravity next speeds up from this context, clearing lines one at a time as
+    /// `incrementLines` counts them: (lines then, gravity then). Looks at most 300 lines ahead.
+    #[must_use]
+    pub fn next_speed_up(&self) -> Option<(u32, Gravity)> {
+        let now = self.gravity();
+        let mut c = self.clone();
+        for _ in 0..300 {
+            rules::increment_lines(&mut c.lines, &mut c.level);
+            let g = c.gravity();
+            if g.drop_speed < now.drop_speed || (g.double && !now.double) {
+                return Some((c.lines_decimal(), g));
+            }
+        }
+        None
     }
 
     /// Lines as a number.
@@ -273,6 +308,20 @@ impl ScoreWeights {
         reward
     }
 
+    /// The column height from which `danger` counts under `gravity`.
+    #[must_use]
+    pub fn safe_height_at(&self, gravity: Gravity) -> f64 {
+        if gravity.double {
+            self.safe_height_double
+        } else {
+            match gravity.drop_speed {
+                0..=1 => self.safe_height_fast,
+                2 => self.safe_height,
+                _ => self.safe_height_slow,
+            }
+        }
+    }
+
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
     /// frames ([`press_frames`]).
     #[must_use]
@@ -295,20 +344,22 @@ impl ScoreWeights {
         let mut deep_wells = 0.0;
         let mut height_sum = 0.0;
         let mut danger = 0.0;
+        let mut free_cells = 0.0;
         let gravity = ctx.gravity();
-        let safe = if gravity.double {
-            self.safe_height_double
-        } else if ctx.level >= 29 {
-            self.safe_height_fast
-        } else {
-            self.safe_height
-        };
+        let mut safe = self.safe_height_at(gravity);
+        if let Some((at, faster)) = ctx.speed_up
+            && ctx.lines_decimal() < at
+            && f64::from(at - ctx.lines_decimal()) <= self.transition_lines
+        {
+            safe = safe.min(self.safe_height_at(faster));
+        }
         for x in 0..WELL {
             let h = f64::from(heights[x]);
             height_sum += h;
             if h > safe {
                 danger += (h - safe) * (h - safe);
             }
+            free_cells += (safe + self.drought_headroom - h).max(0.0);
             if x + 1 < WELL {
                 let d = f64::from(heights[x + 1]) - h;
                 bumpiness += d.abs();
@@ -348,6 +399,7 @@ impl ScoreWeights {
             + self.well_cells * well_cells
             + self.height * height_sum / WELL as f64
             + self.danger * danger
+            + self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
             + if ready >= 4 && heights[WELL] == 0 {
                 self.tetris_ready
             } else {
@@ -411,6 +463,31 @@ mod tests {
     }
 
     #[test]
+    fn the_gravity_speeds_up_at_130_230_and_the_double_speed_level() {
+        let mut ctx = Context {
+            level: 18,
+            lines: [0, 0],
+            line_cap: None,
+            double_speed_level: Some(39),
+            input: InputModel::new("X.", true, 18).unwrap(),
+            speed_up: None,
+        };
+        let (at, g) = ctx.next_speed_up().unwrap();
+        assert_eq!((at, g.drop_speed, g.double), (130, 2, false));
+        ctx.level = 28;
+        ctx.lines = [0x25, 0x02];
+        let (at, g) = ctx.next_speed_up().unwrap();
+        assert_eq!((at, g.drop_speed, g.double), (230, 1, false));
+        ctx.level = 35;
+        ctx.lines = [0x90, 0x02];
+        let (at, g) = ctx.next_speed_up().unwrap();
+        assert_eq!((at, g.drop_speed, g.double), (330, 1, true));
+        ctx.level = 39;
+        ctx.lines = [0x30, 0x03];
+        assert_eq!(ctx.next_speed_up(), None);
+    }
+
+    #[test]
     fn a_tetris_is_worth_more_than_four_singles() {
         let w = ScoreWeights::shipped();
         let ctx = Context {
@@ -419,6 +496,7 @@ mod tests {
             line_cap: None,
             double_speed_level: None,
             input: InputModel::new("X.", true, 18).unwrap(),
+            speed_up: None,
         };
         assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
     }

@@ -123,6 +123,14 @@ pub(crate) fn decide(
         line_cap: situation.line_cap,
         double_speed_level: situation.double_speed_level,
         input: player.input.clone(),
+        speed_up: None,
+    };
+    let ctx = Context {
+        // B-type never levels up.
+        speed_up: (situation.game_type == 0)
+            .then(|| ctx.next_speed_up())
+            .flatten(),
+        ..ctx
     };
     let planner = Planner {
         w,
@@ -167,8 +175,11 @@ pub(crate) fn decide(
     if let Some(n) = next_piece {
         // One piece deeper for the leading candidates: their best preview drops, each followed
         // by the expected best of the unseen piece after the preview instead of the board value.
+        // The others are dropped: values one piece deeper are not comparable with the
+        // shallower ones (the extra piece's reward and board replace a board value).
         rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for entry in rated.iter_mut().take(DEEPER_CANDIDATES) {
+        rated.truncate(DEEPER_CANDIDATES);
+        for entry in &mut rated {
             let (value, _, reward, f, after) = entry;
             if Planner::capped(after) {
                 continue;

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchReport, BenchSummary, GameSummary};
-use playfield_ai::nes::bench::{Format, end_text};
 use playfield_ai::nes::{
     GameConfig, GameEnd, GameResult, InputModel, Player, ScoreWeights, play_game,
 };
 use playfield_nes::fm2::{InputLine, Movie};
-use playfield_report::chart::{self, Histogram, ScoreSample};
+use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
 use rayon::prelude::*;
 
@@ -123,7 +123,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "PATH")]
     rom: Option<PathBuf>,
     /// Write an SVG chart: for several games the distribution of scores with the mean and its
-    /// 95% interval; for one game its score and level over time.
+    /// 95% interval, and the mean score by lines cleared beside BetaTetris's published
+    /// checkpoints; for one game its score and level over time.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// One JSON object per game (`game`, `seed`, `score`, `lines`, `level`, `frames`, `pieces`,
@@ -166,8 +167,8 @@ impl BenchArgs {
         let config = BenchConfig {
             game: GameConfig {
                 game_type: match self.game_type {
-                    GameType::A => 0,
-                    GameType::B => 1,
+                    GameType::A => playfield_nes::GameType::A,
+                    GameType::B => playfield_nes::GameType::B,
                 },
                 level,
                 height: self.height.unwrap_or(0),
@@ -374,13 +375,30 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(file) = plot {
         let svg = match &single_game_input {
             Some(input) => timeline_chart(&config, input)?,
-            None => chart::histogram(&Histogram {
-                title: &title(&config),
-                unit: "score",
-                values: report.scores(),
-                mean: summary.score.mean,
-                ci95: summary.score.ci95,
-            })?,
+            None => {
+                let title = title(&config);
+                let points = report.score_by_lines();
+                let histogram = Histogram {
+                    title: &title,
+                    unit: "score",
+                    values: report.scores(),
+                    mean: summary.score.mean,
+                    ci95: summary.score.ci95,
+                };
+                if points.is_empty() {
+                    chart::histogram(&histogram)?
+                } else {
+                    chart::histogram_and_curve(
+                        &histogram,
+                        &ScoreCurve {
+                            title: "mean uncapped score by lines cleared",
+                            points: &points,
+                            reference_label: "BetaTetris hybrid v0.1, published (its benchmark format)",
+                            reference: &BETATETRIS_SCORE_AT_LINES,
+                        },
+                    )?
+                }
+            }
         };
         file.commit_bytes(svg.as_bytes())?;
     }
@@ -416,13 +434,13 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.game_mode != playfield_nes::game_mode::PLAY {
+        if nes.raw.game_mode != playfield_nes::game_mode::PLAY {
             continue;
         }
         let point = ScoreSample {
             time: nes.frame(),
-            score: nes.player.score_decimal(),
-            level: nes.player.level_number,
+            score: nes.raw.player.score_decimal(),
+            level: nes.raw.player.level_number,
         };
         if samples
             .last()

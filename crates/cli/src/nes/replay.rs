@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Nes, bcd};
+use playfield_nes::{Buttons, DemoData, Nes};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -150,22 +150,16 @@ fn watch(args: &ReplayArgs, input: Vec<InputLine>, demo: Option<Arc<DemoData>>) 
 }
 
 fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
-    let p = &nes.player;
+    let p = &nes.raw.player;
     out.line(format!("frame: {}", nes.frame()))?;
-    out.line(format!("game_mode: {}", nes.game_mode))?;
+    out.line(format!("game_mode: {}", nes.raw.game_mode))?;
     out.line(format!("score: {}", p.score_decimal()))?;
     out.line(format!("lines: {}", p.lines_decimal()))?;
     out.line(format!("level: {}", p.level_number))?;
     out.line(format!("play_state: {}", p.play_state))?;
     out.line(format!(
         "statistics: {}",
-        (0..7)
-            .map(
-                |t| (bcd(nes.stats_by_type[2 * t + 1]) * 100 + bcd(nes.stats_by_type[2 * t]))
-                    .to_string()
-            )
-            .collect::<Vec<_>>()
-            .join(" ")
+        nes.piece_counts().map(|count| count.to_string()).join(" ")
     ))?;
     if let Some(why) = nes.unsupported() {
         out.line(format!("unsupported: {why}"))?;

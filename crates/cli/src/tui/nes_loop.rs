@@ -51,8 +51,9 @@ impl MoviePlayer {
         for line in &lines {
             let was_active = controlled(&sim);
             let events = sim.step_line(line);
-            if was_active && !controlled(&sim) && sim.player.play_state != play_state::GAME_OVER {
-                let p = &sim.player;
+            if was_active && !controlled(&sim) && sim.raw.player.play_state != play_state::GAME_OVER
+            {
+                let p = &sim.raw.player;
                 let minos = ORIENTATIONS[usize::from(p.current_piece.min(ORIENTATION_HIDDEN))];
                 let cells = minos.map(|m| {
                     (
@@ -76,10 +77,10 @@ impl MoviePlayer {
 
 /// True while the player controls a piece in play (not paused).
 fn controlled(nes: &Nes) -> bool {
-    nes.game_mode == game_mode::PLAY
-        && nes.render_mode == 3
-        && nes.player.play_state == play_state::ACTIVE
-        && nes.player.current_piece < ORIENTATION_HIDDEN
+    nes.raw.game_mode == game_mode::PLAY
+        && nes.raw.render_mode == 3
+        && nes.raw.player.play_state == play_state::ACTIVE
+        && nes.raw.player.current_piece < ORIENTATION_HIDDEN
 }
 
 impl FramePlayer for MoviePlayer {
@@ -429,12 +430,12 @@ mod tests {
     #[test]
     fn targets_are_where_the_pieces_lock() {
         let start = Nes::power_on();
-        let config = playfield_nes::autoplay::AutoplayConfig {
-            start_level: 5,
+        let config = playfield_testkit::autoplay::AutoplayConfig {
+            setup: playfield_nes::GameSetup::a_type(5),
             max_frames: 6_000,
             ..Default::default()
         };
-        let lines: Vec<InputLine> = playfield_nes::autoplay::autoplay_movie(&config)
+        let lines: Vec<InputLine> = playfield_testkit::autoplay::autoplay_movie(&config)
             .into_iter()
             .map(InputLine::new)
             .collect();
@@ -450,10 +451,10 @@ mod tests {
             let before = player.target(&nes);
             let was = controlled(&nes);
             nes.step_line(&line);
-            if was && !controlled(&nes) && nes.player.play_state != play_state::GAME_OVER {
+            if was && !controlled(&nes) && nes.raw.player.play_state != play_state::GAME_OVER {
                 // The outline shown while the piece fell is exactly where it locked.
-                let cells = ORIENTATIONS[usize::from(nes.player.current_piece)];
-                let p = &nes.player;
+                let cells = ORIENTATIONS[usize::from(nes.raw.player.current_piece)];
+                let p = &nes.raw.player;
                 let locked = cells.map(|m| {
                     (
                         i16::from(p.tetrimino_x) + i16::from(m.dx),

@@ -1,14 +1,15 @@
 //! The movies of the differential suite, by name, shared by `differential.rs` (engine against
 //! the ROM) and `golden.rs` (engine against checkpoints recorded from the ROM).
 //!
-//! Two kinds: the open-loop movies of `playfield_nes::movies::differential_suite`, and closed-loop
-//! movies of the scripted player `playfield_nes::autoplay` (line clears, level-ups, push-down
+//! Two kinds: the open-loop movies of `playfield_testkit::movies::differential_suite`, and
+//! closed-loop movies of the scripted player `playfield_testkit::autoplay` (line clears, level-ups, push-down
 //! points, both endings, the high-score screen, several games in a row, soft resets). A movie is
 //! added by naming it in [`for_each_movie`] and saying here how it is made.
 
-use playfield_nes::autoplay::{AutoplayConfig, autoplay_movie};
+use playfield_nes::GameSetup;
 use playfield_nes::fm2::{Command, InputLine};
-use playfield_nes::movies::differential_suite;
+use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
+use playfield_testkit::movies::differential_suite;
 
 /// Calls `$callback! { test_name: "movie name", ... }` with every movie of the suite, so each
 /// test binary makes one test per movie, named after it.
@@ -73,10 +74,8 @@ pub fn movie(name: &str) -> Option<Vec<InputLine>> {
             .map(InputLine::new)
             .collect()
     };
-    let b_type = |start_level: u8, height: u8, seed: u64| AutoplayConfig {
-        game_type: 1,
-        start_level,
-        height,
+    let b_type = |level: u8, height: u8, seed: u64| AutoplayConfig {
+        setup: GameSetup::b_type(level, height),
         games: 1,
         max_frames: 15_000,
         seed,
@@ -84,37 +83,38 @@ pub fn movie(name: &str) -> Option<Vec<InputLine>> {
     };
     Some(match name {
         "autoplay-level-0-two-games" => autoplay(AutoplayConfig {
-            start_level: 0,
+            setup: GameSetup::a_type(0),
             games: 2,
             max_frames: 40_000,
-            seed: 11,
+            seed: 4,
             ..AutoplayConfig::default()
         }),
         "autoplay-level-18-rocket" => autoplay(AutoplayConfig {
-            start_level: 18,
+            setup: GameSetup {
+                music: 2,
+                ..GameSetup::a_type(18)
+            },
             games: 2,
             max_frames: 45_000,
             seed: 5,
-            music_type: 2,
             ..AutoplayConfig::default()
         }),
         "autoplay-level-19-noise" => autoplay(AutoplayConfig {
-            start_level: 19,
+            setup: GameSetup::a_type(19),
             games: 3,
             max_frames: 40_000,
             seed: 7,
             noise: true,
-            ..AutoplayConfig::default()
         }),
-        "autoplay-b-level-9-height-0" => autoplay(b_type(9, 0, 5)),
+        "autoplay-b-level-9-height-0" => autoplay(b_type(9, 0, 2)),
         "autoplay-b-level-5-height-3" => autoplay(b_type(5, 3, 6)),
-        "autoplay-b-level-2-height-1" => autoplay(b_type(2, 1, 8)),
+        "autoplay-b-level-2-height-1" => autoplay(b_type(2, 1, 1)),
         "autoplay-soft-resets" => {
             let mut lines = autoplay(AutoplayConfig {
-                start_level: 9,
+                setup: GameSetup::a_type(9),
                 games: 1,
                 max_frames: 12_000,
-                seed: 21,
+                seed: 1,
                 ..AutoplayConfig::default()
             });
             for at in [3_000usize, 7_500] {

@@ -3,24 +3,22 @@
 //! buttons only. It is deliberately simple — the AI players live in `playfield-ai` — but it clears
 //! lines, levels up, soft-drops for push-down points, reaches the endings and the high-score
 //! screen, and plays several games in a row, so movies made with it exercise the whole engine.
+//! The menus are driven by the engine's [`MenuDriver`], as the AI's games are.
 
-use crate::buttons::Buttons;
-use crate::engine::{Nes, game_mode, play_state};
-use crate::events::Events;
-use crate::tables::TILE_EMPTY;
+use playfield_nes::tables::TILE_EMPTY;
+use playfield_nes::{Buttons, Events, GameSetup, MenuDriver, Nes, game_mode, play_state};
+use playfield_rng::SplitMix64;
+
+/// The level menu waits up to this many frames before each game, picked by the seed (the piece
+/// RNG steps every frame there, so each wait gives another piece sequence).
+pub const MAX_LEVEL_MENU_WAIT: u64 = 120;
 
 /// What the scripted player is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AutoplayConfig {
-    /// 0 = A-type, 1 = B-type.
-    pub game_type: u8,
-    /// Music choice 0-3.
-    pub music_type: u8,
-    /// Start level 0-19 (10-19 are chosen with A held on Start).
-    pub start_level: u8,
-    /// B-type height 0-5.
-    pub height: u8,
-    /// Seed of the extra waits and of the optional noise.
+    /// The game the menus are set to, every game.
+    pub setup: GameSetup,
+    /// Seed of the level menu's waits and of the optional noise.
     pub seed: u64,
     /// Games to play in a row (the menus are walked again between games).
     pub games: u32,
@@ -33,10 +31,7 @@ pub struct AutoplayConfig {
 impl Default for AutoplayConfig {
     fn default() -> Self {
         AutoplayConfig {
-            game_type: 0,
-            music_type: 0,
-            start_level: 0,
-            height: 0,
+            setup: GameSetup::a_type(0),
             seed: 1,
             games: 1,
             max_frames: 100_000,
@@ -45,41 +40,23 @@ impl Default for AutoplayConfig {
     }
 }
 
-/// A small deterministic generator (splitmix64) for waits and noise.
-#[derive(Clone, Debug)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// Plays from power-on as configured and returns the input movie (one entry per input line).
 #[must_use]
 pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
     let mut nes = Nes::power_on();
-    let mut rng = SplitMix(config.seed);
+    let mut rng = SplitMix64::new(config.seed);
+    let mut menus = MenuDriver::new(config.setup, rng.below(MAX_LEVEL_MENU_WAIT));
     let mut out = Vec::new();
     let mut plan: Vec<Buttons> = Vec::new();
     let mut plan_at = 0usize;
     let mut games_started = 0u32;
-    let mut level_menu_wait = 0u64;
     let mut last = Buttons::NONE;
     let mut piece_seen = false;
     while (out.len() as u64) < config.max_frames {
-        let buttons = if nes.game_mode == game_mode::PLAY && nes.game_mode_state >= 2 {
-            let active = nes.player.play_state == play_state::ACTIVE
-                && nes.render_mode == 3
-                && nes.player.current_piece < 19;
+        let buttons = if nes.raw.game_mode == game_mode::PLAY && nes.raw.game_mode_state >= 2 {
+            let active = nes.raw.player.play_state == play_state::ACTIVE
+                && nes.raw.render_mode == 3
+                && nes.raw.player.current_piece < 19;
             if active && !piece_seen {
                 piece_seen = true;
                 plan = best_plan(&nes);
@@ -92,9 +69,9 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
                 let b = plan.get(plan_at).copied().unwrap_or(Buttons::DOWN);
                 plan_at += 1;
                 b
-            } else if nes.player.play_state == play_state::CURTAIN
-                || nes.render_mode != 3
-                || nes.player.play_state == play_state::GAME_OVER
+            } else if nes.raw.player.play_state == play_state::CURTAIN
+                || nes.raw.render_mode != 3
+                || nes.raw.player.play_state == play_state::GAME_OVER
             {
                 // Curtain, endings, high-score entry, pause: tap Start now and then.
                 if rng.below(8) == 0 && last.is_empty() {
@@ -111,15 +88,16 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
             }
             b
         } else {
-            menu_buttons(&nes, config, &mut rng, &mut level_menu_wait, last)
+            menus.buttons(&nes, last)
         };
-        let mode_before = nes.game_mode;
+        let mode_before = nes.raw.game_mode;
         let events = nes.step(buttons);
-        if mode_before == game_mode::LEVEL_MENU && nes.game_mode == game_mode::PLAY {
+        if mode_before == game_mode::LEVEL_MENU && nes.raw.game_mode == game_mode::PLAY {
             games_started += 1;
+            menus = MenuDriver::new(config.setup, rng.below(MAX_LEVEL_MENU_WAIT));
         }
         if mode_before == game_mode::PLAY
-            && nes.game_mode == game_mode::LEVEL_MENU
+            && nes.raw.game_mode == game_mode::LEVEL_MENU
             && games_started >= config.games
         {
             out.push(buttons);
@@ -132,80 +110,6 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
         }
     }
     out
-}
-
-/// Menu navigation: one press at a time, released in between (menus act on new presses).
-fn menu_buttons(
-    nes: &Nes,
-    config: &AutoplayConfig,
-    rng: &mut SplitMix,
-    level_menu_wait: &mut u64,
-    last: Buttons,
-) -> Buttons {
-    if !last.is_empty() && last != Buttons::A {
-        return Buttons::NONE;
-    }
-    match nes.game_mode {
-        game_mode::LEGAL | game_mode::TITLE => Buttons::START,
-        game_mode::GAME_TYPE_MENU => {
-            if nes.game_type != config.game_type {
-                if config.game_type == 1 {
-                    Buttons::RIGHT
-                } else {
-                    Buttons::LEFT
-                }
-            } else if nes.music_type < config.music_type.min(3) {
-                Buttons::DOWN
-            } else if nes.music_type > config.music_type.min(3) {
-                Buttons::UP
-            } else {
-                Buttons::START
-            }
-        }
-        game_mode::LEVEL_MENU => {
-            let want_level = config.start_level % 10;
-            let level = nes.player1.start_level;
-            let selecting_height = nes.original_y != 0;
-            if config.game_type == 1 && nes.game_type == 1 {
-                let height = nes.player1.start_height;
-                if !selecting_height && level == want_level && height != config.height.min(5) {
-                    return Buttons::A;
-                }
-                if selecting_height {
-                    if height < config.height.min(5) {
-                        return Buttons::RIGHT;
-                    }
-                    if height > config.height.min(5) {
-                        return Buttons::LEFT;
-                    }
-                    return Buttons::A;
-                }
-            }
-            if level < want_level {
-                return Buttons::RIGHT;
-            }
-            if level > want_level {
-                return Buttons::LEFT;
-            }
-            if *level_menu_wait == 0 {
-                *level_menu_wait = 1 + rng.below(120);
-            }
-            *level_menu_wait -= 1;
-            if *level_menu_wait > 0 {
-                return Buttons::NONE;
-            }
-            if config.start_level >= 10 {
-                if last == Buttons::A {
-                    Buttons::A | Buttons::START
-                } else {
-                    Buttons::A
-                }
-            } else {
-                Buttons::START
-            }
-        }
-        _ => Buttons::START,
-    }
 }
 
 /// Tries every rotation and column from the spawn state, each played out in a copy of the
@@ -273,11 +177,11 @@ fn play_out(nes: &Nes, plan: &[Buttons]) -> Option<i64> {
                 if e.has(Events::LINES_CLEARED) {
                     cleared = e.lines_cleared;
                 }
-                if sim.player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
+                if sim.raw.player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
                     break;
                 }
             }
-            return Some(evaluate(&sim.playfield, cleared));
+            return Some(evaluate(&sim.raw.playfield, cleared));
         }
     }
     None

@@ -1,19 +1,23 @@
 //! Writes a generated movie as an FCEUX `.fm2` file.
 //!
-//! `cargo run --release -p playfield-rom --example gen_movie -- KIND SEED OUT.fm2 [--frames N]
+//! `cargo run --release -p playfield-testkit --example gen_movie -- KIND SEED OUT.fm2 [--frames N]
 //! [--style S] [--detours]`
 //!
 //! KIND is `a:LEVEL[:MUSIC]` (A-type, level 0-19), `b:LEVEL:HEIGHT[:MUSIC]` (B-type),
 //! `suite:I` (the I-th movie of the differential suite, 0-based; SEED is then ignored),
 //! `bench` (the benchmark movie) or
-//! `bot:LEVEL[:HEIGHT]` (A-type, or B-type with a height, played by `playfield_rom::bot`, which
-//! needs the ROM in `PLAYFIELD_ROM`).
+//! `player:LEVEL[:HEIGHT]` (A-type, or B-type with a height, played closed loop by the scripted
+//! player `playfield_testkit::autoplay`, game after game).
 //! `--frames`
-//! is the number of gameplay frames after the menus (default 10000), `--style` one of mixed, idle,
-//! taps, holds, softdrop, rotations, pauses, select, chaos. The ROM is not needed.
+//! is the number of gameplay frames after the menus (default 10000; for `player`, the whole
+//! movie's), `--style` one of mixed, idle, taps, holds, softdrop, rotations, pauses, select,
+//! chaos. The ROM is not needed.
 
-use playfield_nes::movies::{GameSetup, PlayStyle, benchmark_movie, differential_suite, to_game};
-use playfield_rom::{Emulator, Rom};
+use playfield_nes::{GameMode, GameSetup, GameType, Nes};
+use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
+use playfield_testkit::movies::{
+    GeneratedMovie, PlayStyle, benchmark_movie, differential_suite, to_game,
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -28,7 +32,7 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let usage = "usage: gen_movie KIND SEED OUT.fm2 [--frames N] [--style S] [--detours]\n  \
-                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I | bot:LEVEL[:HEIGHT] | bench";
+                 KIND: a:LEVEL[:MUSIC] | b:LEVEL:HEIGHT[:MUSIC] | suite:I | player:LEVEL[:HEIGHT] | bench";
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [kind, seed, out, rest @ ..] = args.as_slice() else {
         return Err(usage.to_owned());
@@ -73,33 +77,50 @@ fn run() -> Result<(), String> {
                 .nth(i)
                 .ok_or_else(|| format!("the suite has no movie {i}"))?
         }
-        ["bot", level, height @ ..] if height.len() <= 1 => {
-            let setup = GameSetup {
-                game_type: u8::from(!height.is_empty()),
-                music_type: 0,
-                start_level: number(level, "LEVEL", 19)?,
-                start_height: height.first().map_or(Ok(0), |h| number(h, "HEIGHT", 5))?,
+        ["player", level, height @ ..] if height.len() <= 1 => {
+            let level = number(level, "LEVEL", 19)?;
+            let setup = match height.first() {
+                Some(h) => GameSetup::b_type(level, number(h, "HEIGHT", 5)?),
+                None => GameSetup::a_type(level),
             };
-            let rom = Rom::from_env().map_err(|e| e.to_string())?;
-            let mut emulator = Emulator::new(&rom).map_err(|e| e.to_string())?;
-            playfield_rom::bot::bot_movie(&mut emulator, setup, seed, frames, |_| {})
-                .map_err(|e| e.to_string())?
+            let buttons = autoplay_movie(&AutoplayConfig {
+                setup,
+                seed,
+                games: u32::MAX,
+                max_frames: frames as u64,
+                noise: true,
+            });
+            // The first frame in play, as for the other kinds.
+            let mut nes = Nes::power_on();
+            let play_frame = buttons
+                .iter()
+                .position(|&b| {
+                    nes.step(b);
+                    nes.game_mode() == GameMode::Play
+                })
+                .map_or(buttons.len(), |i| i + 1);
+            GeneratedMovie {
+                name: format!("player-level-{level:02}-seed-{seed}"),
+                buttons,
+                setup,
+                play_frame,
+            }
         }
         ["a", level, music @ ..] if music.len() <= 1 => {
             let setup = GameSetup {
-                game_type: 0,
-                music_type: music.first().map_or(Ok(0), |m| number(m, "MUSIC", 3))?,
-                start_level: number(level, "LEVEL", 19)?,
-                start_height: 0,
+                game_type: GameType::A,
+                music: music.first().map_or(Ok(0), |m| number(m, "MUSIC", 3))?,
+                level: number(level, "LEVEL", 19)?,
+                height: 0,
             };
             to_game(setup, seed, style, frames, detours)
         }
         ["b", level, height, music @ ..] if music.len() <= 1 => {
             let setup = GameSetup {
-                game_type: 1,
-                music_type: music.first().map_or(Ok(0), |m| number(m, "MUSIC", 3))?,
-                start_level: number(level, "LEVEL", 19)?,
-                start_height: number(height, "HEIGHT", 5)?,
+                game_type: GameType::B,
+                music: music.first().map_or(Ok(0), |m| number(m, "MUSIC", 3))?,
+                level: number(level, "LEVEL", 19)?,
+                height: number(height, "HEIGHT", 5)?,
             };
             to_game(setup, seed, style, frames, detours)
         }

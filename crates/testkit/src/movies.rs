@@ -20,7 +20,9 @@
 //! also presses B, which backs out to the title; a title left alone for ~1,280 frames runs the
 //! demo (game mode 5), so suite movies visit the demo too (seen in 3 of 3 sampled).
 
-use crate::Buttons;
+use playfield_nes::fm2::Movie;
+use playfield_nes::{Buttons, GameSetup, GameType};
+use playfield_rng::SplitMix64;
 
 /// Input line from which Start skips the legal screen (the first 267 lines cannot).
 pub const LEGAL_FIRST_SKIP_LINE: usize = 267;
@@ -35,19 +37,6 @@ pub const TITLE_READ_DELAY_AFTER_B: usize = 5;
 pub const GAME_TYPE_READ_DELAY: usize = 3;
 /// Lines from the frame the level menu appears to the first line it reads.
 pub const LEVEL_MENU_READ_DELAY: usize = 4;
-
-/// What the menus are set to when play starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameSetup {
-    /// `gameType`: 0 = A-type, 1 = B-type.
-    pub game_type: u8,
-    /// `musicType`: 0-2 = music 1-3, 3 = off.
-    pub music_type: u8,
-    /// Start level 0-19 (10-19 with A held on Start).
-    pub start_level: u8,
-    /// B-type start height 0-5 (left at 0 for A-type).
-    pub start_height: u8,
-}
 
 /// A generated movie: player 1's buttons per input line, and what it was built to reach.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,43 +92,14 @@ const STYLES: [PlayStyle; 13] = [
     PlayStyle::Chaos,
 ];
 
-/// SplitMix64: a small, well-mixed seeded generator (this crate has no dependencies).
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x005e_ed0f_7e75_1500)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
-    }
-
-    /// True with probability `percent`/100.
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.range(0, items.len() - 1)]
-    }
-}
+/// Mixed into a movie's seed before it seeds the generator (kept so every movie stays the same).
+const SEED_SALT: u64 = 0x005e_ed0f_7e75_1500;
 
 /// Builds the input lines and tracks what the menus will hold.
 struct Builder {
-    rng: Rng,
+    rng: SplitMix64,
     lines: Vec<Buttons>,
-    game_type: u8,
+    game_type: GameType,
     music_type: u8,
     /// Level cursor 0-9 in the level menu.
     level: u8,
@@ -222,15 +182,15 @@ impl Builder {
             self.game_type_press(b);
         }
         while self.game_type != target.game_type {
-            let b = if target.game_type == 1 {
+            let b = if target.game_type == GameType::B {
                 Buttons::RIGHT
             } else {
                 Buttons::LEFT
             };
             self.game_type_press(b);
         }
-        while self.music_type != target.music_type {
-            let b = if target.music_type > self.music_type {
+        while self.music_type != target.music {
+            let b = if target.music > self.music_type {
                 Buttons::DOWN
             } else {
                 Buttons::UP
@@ -242,8 +202,8 @@ impl Builder {
 
     fn game_type_press(&mut self, b: Buttons) {
         match b {
-            Buttons::RIGHT => self.game_type = 1,
-            Buttons::LEFT => self.game_type = 0,
+            Buttons::RIGHT => self.game_type = GameType::B,
+            Buttons::LEFT => self.game_type = GameType::A,
             Buttons::DOWN if self.music_type < 3 => self.music_type += 1,
             Buttons::UP if self.music_type > 0 => self.music_type -= 1,
             _ => {}
@@ -270,16 +230,16 @@ impl Builder {
             let b = random_dir(&mut self.rng);
             self.level_press(b, &mut selecting_height);
         }
-        let want_level = target.start_level % 10;
-        if target.game_type == 1 {
+        let want_level = target.level % 10;
+        if target.game_type == GameType::B {
             // Height first or level first.
             if self.rng.chance(50) {
                 self.level_press(Buttons::A, &mut selecting_height);
             }
             for _ in 0..2 {
                 if selecting_height {
-                    while self.height != target.start_height {
-                        let b = step_toward(self.height, target.start_height, 3);
+                    while self.height != target.height {
+                        let b = step_toward(self.height, target.height, 3);
                         self.level_press(b, &mut selecting_height);
                     }
                 } else {
@@ -296,7 +256,7 @@ impl Builder {
                 self.level_press(b, &mut selecting_height);
             }
         }
-        if target.start_level >= 10 {
+        if target.level >= 10 {
             // A newly pressed on its own line (in B-type it flips the cursor, harmless now),
             // then Start newly pressed while A is held: held = A+Start adds 10.
             let hold = self.rng.range(1, 6);
@@ -320,7 +280,7 @@ impl Builder {
             Buttons::LEFT if *value != 0 => *value -= 1,
             Buttons::DOWN if *value < row => *value += row,
             Buttons::UP if *value >= row => *value -= row,
-            Buttons::A if self.game_type == 1 => *selecting_height = !*selecting_height,
+            Buttons::A if self.game_type == GameType::B => *selecting_height = !*selecting_height,
             _ => {}
         }
         self.tap(b, 12);
@@ -410,7 +370,7 @@ impl Builder {
                     // While paused only a newly pressed Start (alone) counts.
                     for _ in 0..self.rng.range(1, 120) {
                         let noise = if self.rng.chance(20) {
-                            Buttons((self.rng.next() as u8) & !Buttons::START.0)
+                            Buttons((self.rng.next_u64() as u8) & !Buttons::START.0)
                         } else {
                             Buttons::NONE
                         };
@@ -426,7 +386,7 @@ impl Builder {
                 }
                 PlayStyle::Chaos => {
                     let mut bits =
-                        (self.rng.next() as u8) & !(Buttons::START.0 | Buttons::SELECT.0);
+                        (self.rng.next_u64() as u8) & !(Buttons::START.0 | Buttons::SELECT.0);
                     if self.rng.chance(2) {
                         bits |= Buttons::SELECT.0;
                     }
@@ -455,7 +415,7 @@ fn step_toward(from: u8, to: u8, width: u8) -> Buttons {
 }
 
 /// A random direction, for wandering in the menus.
-fn random_dir(rng: &mut Rng) -> Buttons {
+fn random_dir(rng: &mut SplitMix64) -> Buttons {
     rng.pick(&[Buttons::LEFT, Buttons::RIGHT, Buttons::UP, Buttons::DOWN])
 }
 
@@ -472,9 +432,9 @@ pub fn to_game(
     detours: bool,
 ) -> GeneratedMovie {
     let mut b = Builder {
-        rng: Rng::new(seed),
+        rng: SplitMix64::new(seed ^ SEED_SALT),
         lines: Vec::with_capacity(play_frames + 2_000),
-        game_type: 0,
+        game_type: GameType::A,
         music_type: 0,
         level: 0,
         height: 0,
@@ -489,11 +449,14 @@ pub fn to_game(
     }
     let play_frame = b.lines.len();
     b.play(style, play_frame + play_frames);
-    let type_letter = if setup.game_type == 0 { 'a' } else { 'b' };
+    let type_letter = match setup.game_type {
+        GameType::A => 'a',
+        GameType::B => 'b',
+    };
     GeneratedMovie {
         name: format!(
             "{type_letter}-level-{:02}-height-{}-seed-{seed}",
-            setup.start_level, setup.start_height
+            setup.level, setup.height
         ),
         buttons: b.lines,
         setup,
@@ -504,8 +467,8 @@ pub fn to_game(
 impl GeneratedMovie {
     /// The movie as an FCEUX `.fm2` movie.
     #[must_use]
-    pub fn to_fm2(&self) -> crate::fm2::Movie {
-        let mut movie = crate::fm2::Movie::new(self.buttons.iter().copied());
+    pub fn to_fm2(&self) -> Movie {
+        let mut movie = Movie::new(self.buttons.iter().copied());
         movie.header.push((
             "comment".to_owned(),
             format!("playfield generated movie {}", self.name),
@@ -537,10 +500,10 @@ pub fn differential_suite() -> Vec<GeneratedMovie> {
     let mut movies = Vec::new();
     for level in 0..20u8 {
         let setup = GameSetup {
-            game_type: 0,
-            music_type: level % 4,
-            start_level: level,
-            start_height: 0,
+            game_type: GameType::A,
+            music: level % 4,
+            level,
+            height: 0,
         };
         // Low levels need longer to top out.
         let frames = if level < 10 { 12_000 } else { 6_000 };
@@ -555,10 +518,10 @@ pub fn differential_suite() -> Vec<GeneratedMovie> {
     }
     for (height, level) in [0u8, 5, 9, 12, 15, 19].into_iter().enumerate() {
         let setup = GameSetup {
-            game_type: 1,
-            music_type: (height % 4) as u8,
-            start_level: level,
-            start_height: height as u8,
+            game_type: GameType::B,
+            music: (height % 4) as u8,
+            level,
+            height: height as u8,
         };
         movies.push(to_game(
             setup,
@@ -575,31 +538,25 @@ pub fn differential_suite() -> Vec<GeneratedMovie> {
 /// frames per second compare): A-type level 5, mixed play, 20,000 gameplay frames after the menus.
 #[must_use]
 pub fn benchmark_movie() -> GeneratedMovie {
-    let setup = GameSetup {
-        game_type: 0,
-        music_type: 0,
-        start_level: 5,
-        start_height: 0,
-    };
-    to_game(setup, 42, PlayStyle::Mixed, 20_000, true)
+    to_game(GameSetup::a_type(5), 42, PlayStyle::Mixed, 20_000, true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn setup(game_type: u8, level: u8, height: u8, music: u8) -> GameSetup {
+    fn setup(game_type: GameType, level: u8, height: u8, music: u8) -> GameSetup {
         GameSetup {
             game_type,
-            music_type: music,
-            start_level: level,
-            start_height: height,
+            music,
+            level,
+            height,
         }
     }
 
     #[test]
     fn same_seed_same_movie() {
-        let s = setup(1, 13, 4, 2);
+        let s = setup(GameType::B, 13, 4, 2);
         assert_eq!(
             to_game(s, 9, PlayStyle::Mixed, 3_000, true),
             to_game(s, 9, PlayStyle::Mixed, 3_000, true)
@@ -612,7 +569,13 @@ mod tests {
 
     #[test]
     fn length_is_menus_plus_play() {
-        let m = to_game(setup(0, 3, 0, 0), 1, PlayStyle::Chaos, 1_234, false);
+        let m = to_game(
+            setup(GameType::A, 3, 0, 0),
+            1,
+            PlayStyle::Chaos,
+            1_234,
+            false,
+        );
         assert_eq!(m.buttons.len(), m.play_frame + 1_234);
         assert!(m.play_frame > LEGAL_FIRST_SKIP_LINE);
         // The line before play is the Start that begins it.
@@ -622,7 +585,13 @@ mod tests {
     #[test]
     fn levels_ten_and_up_start_with_a_held() {
         for level in [9, 10, 19] {
-            let m = to_game(setup(0, level, 0, 0), 5, PlayStyle::Idle, 10, false);
+            let m = to_game(
+                setup(GameType::A, level, 0, 0),
+                5,
+                PlayStyle::Idle,
+                10,
+                false,
+            );
             let start = m.buttons[m.play_frame - 1];
             assert_eq!(start.contains(Buttons::A), level >= 10, "level {level}");
             if level >= 10 {
@@ -664,18 +633,18 @@ mod tests {
             assert!(
                 suite
                     .iter()
-                    .any(|m| m.setup.start_level == level && m.setup.game_type == 0)
+                    .any(|m| m.setup.level == level && m.setup.game_type == GameType::A)
             );
         }
         for height in 0..6 {
             assert!(
                 suite
                     .iter()
-                    .any(|m| m.setup.start_height == height && m.setup.game_type == 1)
+                    .any(|m| m.setup.height == height && m.setup.game_type == GameType::B)
             );
         }
         for music in 0..4 {
-            assert!(suite.iter().any(|m| m.setup.music_type == music));
+            assert!(suite.iter().any(|m| m.setup.music == music));
         }
         let play = |m: &GeneratedMovie| m.buttons[m.play_frame..].to_vec();
         assert!(
@@ -700,9 +669,9 @@ mod tests {
 
     #[test]
     fn fm2_round_trip() {
-        let m = to_game(setup(1, 0, 5, 3), 3, PlayStyle::Mixed, 500, true);
+        let m = to_game(setup(GameType::B, 0, 5, 3), 3, PlayStyle::Mixed, 500, true);
         let text = m.to_fm2().to_fm2();
-        let back = crate::fm2::Movie::parse(&text).unwrap();
+        let back = Movie::parse(&text).unwrap();
         assert_eq!(back.buttons().collect::<Vec<_>>(), m.buttons);
     }
 }
