@@ -64,6 +64,10 @@ pub(crate) enum Wait {
     EndingLoop,
     /// A state the engine does not model; it stops here (the reason is in `Nes::unsupported`).
     Unsupported,
+    /// The main loop's work ran past the NMI: the next frame is a lag frame (`lag`).
+    Lagging,
+    /// The game crashed (`lag`); the engine stops.
+    Crashed,
 }
 
 /// The screens that are copied to the PPU with the NMI off.
@@ -103,6 +107,16 @@ pub struct Nes {
     pub(crate) modifiers: Modifiers,
     /// The score without the 999,999 cap, kept beside the RAM's.
     pub(crate) score_uncapped: UncappedScore,
+    /// The ROM's program bytes, for the music's timing (`lag`).
+    pub(crate) program: Option<Arc<crate::program::ProgramData>>,
+    /// The lag model's state, kept from level `LAG_AUDIO_FROM_LEVEL` on.
+    pub(crate) lag: Option<Box<crate::lag::LagModel>>,
+    /// When the music was loaded, for the lag model.
+    pub(crate) music_clock: crate::lag::MusicClock,
+    /// The crash, once the game crashed.
+    pub(crate) crash: Option<crate::lag::Crash>,
+    /// The CPU's phase at the next frame that can lag, when a caller knows it.
+    pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
     /// The game's RAM variables under their disassembly names. Reading them is safe; writing
     /// them puts the engine in states the ROM may never reach (see [`Ram`]).
     pub raw: Ram,
@@ -173,6 +187,11 @@ impl Nes {
             demo_data: None,
             modifiers: Modifiers::default(),
             score_uncapped: UncappedScore::default(),
+            program: None,
+            lag: None,
+            music_clock: crate::lag::MusicClock::default(),
+            crash: None,
+            cpu_phase: None,
             raw: Ram::default(),
         }
     }
@@ -187,6 +206,11 @@ impl Nes {
                 Wait::MainLoop
                     if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 =>
                 {
+                    if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL
+                        || self.lag.is_some()
+                    {
+                        return self.play_frame_timed(buttons);
+                    }
                     return self.play_frame(buttons);
                 }
                 Wait::Pause if self.raw.game_mode != game_mode::DEMO => {
@@ -194,6 +218,8 @@ impl Nes {
                     // Start. Kept small: most frames of a paused game end here.
                     self.nmi(buttons);
                     if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
+                        // The pause's wait: the sound driver plays the pause, not the music.
+                        self.music_clock.lost += 1;
                         return self.events;
                     }
                     return self.resume_after_nmi(self.raw.game_mode);
@@ -208,6 +234,12 @@ impl Nes {
     /// called directly, without the dispatch on `wait` (the engine's hottest branch).
     #[inline(never)]
     fn play_frame(&mut self, buttons: Buttons) -> Events {
+        self.play_frame_native(buttons)
+    }
+
+    /// [`Nes::play_frame`]'s body, also run by the lag model at high levels.
+    #[inline(always)]
+    pub(crate) fn play_frame_native(&mut self, buttons: Buttons) -> Events {
         // The player-1 block as the last frame left it, read before the NMI writes single bytes
         // of it (see `run_play_states`).
         let player1_before_nmi = self.raw.player1;
@@ -229,7 +261,8 @@ impl Nes {
     #[inline(never)]
     fn step_other(&mut self, buttons: Buttons) -> Events {
         match self.wait {
-            Wait::Unsupported => return self.events,
+            Wait::Unsupported | Wait::Crashed => return self.events,
+            Wait::Lagging if self.nmi_skip == 0 => return self.lag_frame(buttons),
             Wait::PowerOn(frames) => {
                 self.power_on_frame(frames);
                 return self.events;
@@ -239,6 +272,7 @@ impl Nes {
         if self.nmi_skip > 0 {
             // The NMI is off while a screen is copied: no counters, no controller read.
             self.nmi_skip -= 1;
+            self.music_clock.lost += 1;
             return self.events;
         }
         let mode_before = self.raw.game_mode;
@@ -323,7 +357,9 @@ impl Nes {
         fresh.frame = self.frame;
         fresh.wait = self.wait;
         fresh.demo_data = self.demo_data.take();
+        fresh.program = self.program.take();
         fresh.modifiers = self.modifiers;
+        fresh.music_clock = self.music_clock;
         if warm {
             fresh.raw.high_score_names = self.raw.high_score_names;
             fresh.raw.high_score_scores = self.raw.high_score_scores;
@@ -346,6 +382,8 @@ impl Nes {
     pub fn soft_reset(&mut self) {
         self.nmi_skip = 0;
         self.unsupported = None;
+        self.crash = None;
+        self.lag = None;
         self.wait = Wait::PowerOn(self.region.frames_before_first_nmi() - 1);
     }
 
@@ -373,9 +411,11 @@ impl Nes {
             // Nothing has run since power-on: see above.
         } else if line.command.power() {
             let demo = self.demo_data.take();
+            let program = self.program.take();
             let modifiers = self.modifiers;
             *self = Nes::power_on_region(self.region);
             self.demo_data = demo;
+            self.program = program;
             self.modifiers = modifiers;
         } else if line.command.soft_reset() {
             self.soft_reset();
@@ -385,7 +425,7 @@ impl Nes {
 
     /// The NMI handler (`nmi`).
     #[inline(always)]
-    fn nmi(&mut self, buttons: Buttons) {
+    pub(crate) fn nmi(&mut self, buttons: Buttons) {
         self.render();
         self.raw.sleep_counter = self.raw.sleep_counter.wrapping_sub(1);
         if self.raw.sleep_counter == 0xFF {
@@ -474,6 +514,13 @@ impl Nes {
 
     /// `render_mode_play_and_demo` (player 1 only; the USA ROM has one player).
     fn render_mode_play_and_demo(&mut self) {
+        if self.lag.is_some()
+            && self.raw.player.completed_lines == 4
+            && self.raw.frame_counter & 7 == 0
+        {
+            // The tetris flash's sound (`@renderTetrisFlashAndSound`).
+            self.sound_effect(1, 0x09);
+        }
         if self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION {
             self.raw.player.row_y = self.raw.player1.row_y;
             self.raw.player.completed_row = self.raw.player1.completed_row;
@@ -505,7 +552,7 @@ impl Nes {
     /// Continues the main loop from its wait until it blocks again.
     fn resume(&mut self) {
         let flow = match self.wait {
-            Wait::PowerOn(_) | Wait::Unsupported => return,
+            Wait::PowerOn(_) | Wait::Unsupported | Wait::Crashed | Wait::Lagging => return,
             Wait::InitRamClear => {
                 self.nmi_skip = self.region.nmis_missed_clearing_nametables();
                 Flow::Wait(Wait::InitRam(0))
@@ -678,8 +725,10 @@ impl Nes {
         self.raw.music_track = track;
         if self.raw.game_mode == game_mode::DEMO {
             self.raw.music_track = 0xFF;
+            self.note_music_track(0xFF);
             return 0xFF;
         }
+        self.note_music_track(track);
         self.raw.game_mode
     }
 

@@ -25,8 +25,13 @@ impl Events {
     pub const B_TYPE_GOAL: u16 = 1 << 6;
     /// The engine reached a state it does not model exactly and stopped (see `Nes::unsupported`).
     pub const UNSUPPORTED: u16 = 1 << 7;
-    /// A lag frame: the NMI ran but no game routine did ([`crate::Nes::step_lag_frame`]).
+    /// A lag frame: the NMI interrupted the main loop's work (or came before it cleared
+    /// `verticalBlankingInterval`), so no game routine starts in this frame; a button newly
+    /// pressed in it is no longer new in the next. See the `lag` module.
     pub const LAG: u16 = 1 << 8;
+    /// The game crashed this frame: the NMI sent the main loop out of the program
+    /// ([`crate::Nes::crash`] says where). The engine stops.
+    pub const CRASH: u16 = 1 << 9;
 
     /// True when the event `flag` (one of the constants) happened.
     #[must_use]
@@ -90,6 +95,18 @@ impl Events {
     #[must_use]
     pub const fn stopped_unsupported(self) -> bool {
         self.has(Self::UNSUPPORTED)
+    }
+
+    /// This frame was a lag frame.
+    #[must_use]
+    pub const fn lagged(self) -> bool {
+        self.has(Self::LAG)
+    }
+
+    /// The game crashed this frame.
+    #[must_use]
+    pub const fn crashed(self) -> bool {
+        self.has(Self::CRASH)
     }
 
     pub(crate) fn add(&mut self, flag: u16) {

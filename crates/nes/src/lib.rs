@@ -37,19 +37,24 @@
 //! modelled, nor player 2's playfield, nor lag frames when a frame's work outlasts the frame (the
 //! score loop at the highest levels).
 
+mod audio;
 mod buttons;
+mod cpu;
 mod demo;
 mod ending;
 mod engine;
 mod events;
 pub mod fm2;
+mod heavy;
 mod high_score;
+mod lag;
 mod menus;
 mod modifiers;
 pub mod palette;
 mod piece;
 mod play;
 mod player;
+mod program;
 mod ram;
 mod region;
 pub mod rules;
@@ -62,10 +67,21 @@ pub use buttons::Buttons;
 pub use demo::{DemoData, DemoDataError};
 pub use engine::{Nes, game_mode, next_rng, play_state};
 pub use events::Events;
+pub use heavy::CpuPhase;
+pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL};
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
+pub use program::{ProgramData, ProgramDataError};
 pub use ram::{Ram, RamImportError, addr};
 pub use region::Region;
 pub use setup::{GameSetup, MenuDriver};
 pub use view::{Board, GameMode, GameType, PlayState};
+
+/// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction. Not a
+/// stable interface.
+#[doc(hidden)]
+pub mod timing_probe {
+    pub use crate::audio::probe_update_audio;
+    pub use crate::heavy::{HeavyProbe, probe_heavy_frame};
+}

@@ -121,6 +121,7 @@ impl Nes {
             play_state::CURTAIN
         } else {
             self.raw.game_mode_state = 7;
+            self.music_staging_noise_hi(0x05);
             self.raw.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         };
@@ -414,6 +415,8 @@ impl Nes {
         if !self.is_position_valid() {
             self.raw.player.tetrimino_x = original_x;
             self.raw.player.autorepeat_x = self.region.das_reset();
+        } else {
+            self.sound_effect(1, 0x03);
         }
     }
 
@@ -430,6 +433,8 @@ impl Nes {
         self.raw.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
         if !self.is_position_valid() {
             self.raw.player.current_piece = original;
+        } else {
+            self.sound_effect(1, 0x05);
         }
     }
 
@@ -525,6 +530,7 @@ impl Nes {
             // The piece overlaps the stack: the game is over and the curtain comes down.
             self.raw.player.play_state = play_state::CURTAIN;
             self.raw.player.curtain_row = 0xF0;
+            self.sound_effect(0, 0x02);
             self.events.add(Events::TOP_OUT);
             return;
         }
@@ -554,6 +560,7 @@ impl Nes {
             .wrapping_add(self.raw.player.line_index);
         let line_index = usize::from(self.raw.player.line_index & 3);
         if rules::clear_row_if_complete(&mut self.raw.playfield, row) {
+            self.sound_effect(1, 0x0A);
             self.raw.player.completed_lines = self.raw.player.completed_lines.wrapping_add(1);
             self.raw.player.completed_row[line_index] = row;
             self.raw.player.current_piece = ORIENTATION_HIDDEN;
@@ -571,9 +578,13 @@ impl Nes {
             .wrapping_add(GARBAGE_LINES[cleared]);
         self.raw.player.vram_row = 0;
         self.raw.player.row_y = 0;
+        if self.raw.player.completed_lines == 4 {
+            self.sound_effect(1, 0x04);
+        }
         self.raw.player.play_state += 1;
         if self.raw.player.completed_lines == 0 {
             self.raw.player.play_state += 1;
+            self.sound_effect(1, 0x07);
         }
     }
 
@@ -619,6 +630,7 @@ impl Nes {
     fn increment_lines(&mut self) {
         let p = &mut self.raw.player;
         if rules::increment_lines(&mut p.lines, &mut p.level_number) {
+            self.sound_effect(1, 0x06);
             self.raw.out_of_date_render_flags |= 0x02;
             self.events.add(Events::LEVEL_UP);
         }
@@ -807,6 +819,7 @@ impl Nes {
         } else if self.raw.player1.play_state == play_state::CURTAIN {
             a = play_state::CURTAIN;
         } else {
+            self.music_staging_noise_hi(0x05);
             self.raw.render_mode = 0;
             return Flow::Wait(Wait::Pause);
         }
@@ -817,6 +830,7 @@ impl Nes {
     /// One pass of the pause loop.
     pub(crate) fn pause_frame(&mut self) -> Flow {
         if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+            self.music_staging_noise_hi(0x00);
             self.raw.player1.vram_row = 0;
             self.raw.render_mode = 3;
             self.raw.game_mode_state += 1;

@@ -334,6 +334,7 @@ impl Nes {
         r[HIGH_SCORE_SCORES..HIGH_SCORE_SCORES + 0x18].copy_from_slice(&self.raw.high_score_scores);
         r[HIGH_SCORE_LEVELS..HIGH_SCORE_LEVELS + 8].copy_from_slice(&self.raw.high_score_levels);
         r[INIT_MAGIC..INIT_MAGIC + 5].copy_from_slice(&self.raw.init_magic);
+        self.export_audio(&mut r);
         r
     }
 
@@ -348,6 +349,15 @@ impl Nes {
     /// # Errors
     /// When the image is at a place the inference does not cover.
     pub fn from_ram(ram: &[u8; 0x800], region: Region) -> Result<Nes, RamImportError> {
+        let mut n = Nes::import_fields(ram, region)?;
+        n.wait = Nes::infer_wait(&n)?;
+        n.import_audio(ram);
+        // A frame count is not in RAM; the import starts counting from zero.
+        Ok(n)
+    }
+
+    /// The variables of a RAM image, without the CPU's place in the code.
+    pub(crate) fn import_fields(ram: &[u8; 0x800], region: Region) -> Result<Nes, RamImportError> {
         use addr::*;
         let mut n = Nes::power_on_region(region);
         n.raw.rng_seed = u16::from(ram[RNG_SEED]) << 8 | u16::from(ram[RNG_SEED + 1]);
@@ -432,22 +442,27 @@ impl Nes {
         n.raw
             .init_magic
             .copy_from_slice(&ram[INIT_MAGIC..INIT_MAGIC + 5]);
-        n.wait = match (n.raw.game_mode, n.raw.game_mode_state, n.raw.render_mode) {
-            (game_mode::GAME_TYPE_MENU, _, 1) => Wait::GameTypeMenu,
-            (game_mode::LEVEL_MENU, _, 1) => Wait::LevelMenu,
-            (game_mode::PLAY, 2, 3) => Wait::MainLoop,
-            (game_mode::PLAY, 7, 0) => Wait::Pause,
-            (mode, state, render) => {
-                return Err(RamImportError {
-                    reason: format!(
-                        "gameMode {mode}, gameModeState {state}, renderMode {render} is not a \
+        Ok(n)
+    }
+
+    /// Where the main loop waits, inferred from `gameMode`, `gameModeState` and `renderMode`.
+    fn infer_wait(n: &Nes) -> Result<Wait, RamImportError> {
+        Ok(
+            match (n.raw.game_mode, n.raw.game_mode_state, n.raw.render_mode) {
+                (game_mode::GAME_TYPE_MENU, _, 1) => Wait::GameTypeMenu,
+                (game_mode::LEVEL_MENU, _, 1) => Wait::LevelMenu,
+                (game_mode::PLAY, 2, 3) => Wait::MainLoop,
+                (game_mode::PLAY, 7, 0) => Wait::Pause,
+                (mode, state, render) => {
+                    return Err(RamImportError {
+                        reason: format!(
+                            "gameMode {mode}, gameModeState {state}, renderMode {render} is not a \
                          place between frames the engine can resume from (supported: the menus \
                          and play)"
-                    ),
-                });
-            }
-        };
-        // A frame count is not in RAM; the import starts counting from zero.
-        Ok(n)
+                        ),
+                    });
+                }
+            },
+        )
     }
 }

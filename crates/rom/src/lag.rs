@@ -45,7 +45,7 @@ const SWITCH_FATAL_OFFSETS: [u16; 8] = [6, 7, 9, 11, 12, 13, 17, 19];
 pub struct RomLayout {
     /// The NMI vector ($FFFA).
     pub nmi: u16,
-    /// Addresses of the two instructions of every wait loop.
+    /// Addresses of the two instructions of every wait loop, and of the `nop` before it.
     pub wait_pcs: Vec<u16>,
     /// Addresses in the jump-table routine where an NMI sends the main loop astray.
     pub fatal_pcs: Vec<u16>,
@@ -69,6 +69,11 @@ impl RomLayout {
                 let at = 0x8000 + i as u16;
                 wait_pcs.push(at);
                 wait_pcs.push(at + 2);
+                // `sta verticalBlankingInterval`, `nop`, then the loop: an NMI at the `nop` sets
+                // the flag after the store, so the loop ends at once, as if it had waited.
+                if i >= 3 && prg[i - 3..i] == [0x85, 0x33, 0xEA] {
+                    wait_pcs.push(at - 1);
+                }
             }
         }
         if wait_pcs.is_empty() {
@@ -130,6 +135,36 @@ pub enum CrashCause {
     },
 }
 
+/// When a frame's NMI came, for the engine's `playfield_nes::CpuPhase`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NmiTiming {
+    /// The CPU's cycle count (since power-on) at the NMI handler's first instruction.
+    pub entry_cycle: u32,
+    /// The PPU's dot on scanline 241 at that moment (the NMI's edge is at dot 1).
+    pub entry_dot: u16,
+    /// The interrupted instruction's address (the return address the interrupt pushed).
+    pub interrupted: u16,
+    /// Cycles of the sprite DMA the handler started (513 or 514), when it was seen.
+    pub dma: Option<u32>,
+}
+
+impl NmiTiming {
+    /// The NMI's edge in thirds of a CPU cycle (PPU dots) since power-on.
+    #[must_use]
+    pub fn edge_thirds(&self) -> i64 {
+        3 * i64::from(self.entry_cycle) - (i64::from(self.entry_dot) - 1)
+    }
+}
+
+/// What the ROM did in one frame and when its NMI came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameTiming {
+    /// As [`Emulator::step_probed`] reports it.
+    pub outcome: FrameOutcome,
+    /// The NMI's timing, when the frame had one.
+    pub nmi: Option<NmiTiming>,
+}
+
 impl Emulator {
     /// Overwrites the work RAM except the stack page ($0100-$01FF), which holds the CPU's return
     /// addresses; to be called between frames of play, while the main loop waits for its NMI.
@@ -149,6 +184,22 @@ impl Emulator {
         layout: &RomLayout,
         buttons: Buttons,
     ) -> Result<FrameOutcome, RomError> {
+        Ok(self.step_timed(layout, buttons)?.outcome)
+    }
+
+    /// [`Emulator::step_probed`], and when the NMI came: the cycle and dot the handler started
+    /// at, the instruction it interrupted, and how long its sprite DMA took (found as the one
+    /// instruction of the handler's first 400 that takes over 500 cycles: the DMA halts the CPU
+    /// in it).
+    ///
+    /// # Errors
+    /// [`RomError::Emulator`] when tetanes fails otherwise than by an invalid opcode.
+    pub fn step_timed(
+        &mut self,
+        layout: &RomLayout,
+        buttons: Buttons,
+    ) -> Result<FrameTiming, RomError> {
+        let mut timing = None;
         let deck = self.deck_mut();
         deck.joypad_mut(Player::One).buttons = to_joypad(buttons);
         let nmi = layout.nmi;
@@ -178,6 +229,13 @@ impl Emulator {
             let wram = deck.wram();
             let at = |offset: u8| wram[0x100 + usize::from(sp.wrapping_add(offset))];
             let pc = u16::from_le_bytes([at(2), at(3)]);
+            let bus = deck.bus();
+            let mut nmi_timing = NmiTiming {
+                entry_cycle: bus.cpu.cycle,
+                entry_dot: bus.ppu.cycle,
+                interrupted: pc,
+                dma: None,
+            };
             outcome = if pc < 0x8000 {
                 FrameOutcome::Crash {
                     cause: CrashCause::OutsideProgram { pc },
@@ -191,11 +249,54 @@ impl Emulator {
             } else {
                 FrameOutcome::Lag { pc }
             };
-            // Step past the handler's first instruction so the stop does not fire again.
-            deck.clock_instr()
-                .map_err(|e| RomError::Emulator(format!("NMI: {e}")))?;
+            // Step past the handler's first instruction so the stop does not fire again, and on
+            // until the sprite DMA.
+            for _ in 0..400 {
+                let before = deck.bus().cpu.cycle;
+                deck.clock_instr()
+                    .map_err(|e| RomError::Emulator(format!("NMI: {e}")))?;
+                let took = deck.bus().cpu.cycle - before;
+                if took > 500 {
+                    // The DMA and the instruction whose fetch it delayed (an `rts`, 6 cycles).
+                    nmi_timing.dma = Some(took - 6);
+                    break;
+                }
+            }
+            timing = Some(nmi_timing);
         }
         self.count_line();
-        Ok(outcome)
+        Ok(FrameTiming {
+            outcome,
+            nmi: timing,
+        })
+    }
+}
+
+impl Emulator {
+    /// Runs one input line like [`Emulator::step`], one instruction at a time, calling `each`
+    /// with the program counter and the CPU's cycle count after every instruction (exploration).
+    ///
+    /// # Errors
+    /// [`RomError::Emulator`] when tetanes fails.
+    pub fn step_traced(
+        &mut self,
+        buttons: Buttons,
+        mut each: impl FnMut(&tetanes_core::bus::Bus, &[u8; crate::RAM_SIZE]),
+    ) -> Result<(), RomError> {
+        let deck = self.deck_mut();
+        deck.joypad_mut(Player::One).buttons = to_joypad(buttons);
+        let number = deck.frame_number();
+        loop {
+            let clocked = deck
+                .clock_frame_until(|_| true)
+                .map_err(|e| RomError::Emulator(format!("frame: {e}")))?;
+            let bus = deck.bus();
+            each(bus, deck.wram());
+            if !matches!(clocked, Clocked::Stopped) || deck.frame_number() != number {
+                break;
+            }
+        }
+        self.count_line();
+        Ok(())
     }
 }

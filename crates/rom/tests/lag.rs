@@ -1,31 +1,36 @@
-//! The highest levels on the real ROM: RAM states written at levels 130-255 (and past 255, and
-//! with more than 999 lines), a line clear of every kind, and the ROM watched at every NMI for
-//! lag frames and crashes (`playfield_rom::lag`), next to the engine started from the same RAM.
+//! Lag frames and crashes at the highest levels: the engine against the real ROM.
 //!
-//! What is checked: the probe itself (no lag in ordinary play); that the engine equals the ROM
-//! frame by frame in every case where the ROM neither lags nor crashes; and, told the ROM's lag
-//! frames (`Nes::step_lag_frame`), that the engine equals the ROM at every frame in at least 90 %
-//! of all cases. The known exceptions are printed: where the ROM's work is still unfinished at the
-//! frame boundary (FCEUX's frame ends at scanline 240, one scanline before the NMI), the ROM shows
-//! a half-done frame the engine cannot know without the frame's exact cycle count.
+//! Each case writes a game into the ROM's RAM (levels 130-255, a few past 255 where the level
+//! wrapped to 0, lines past 999 included; a well with 1-4 rows to clear, junk below, the frame
+//! counter, the preview, the music on or off, push-down points, a few button taps) and runs the
+//! ROM and the engine side by side from the same RAM for 70 frames: the piece falls, locks, the
+//! rows clear, the next piece falls and locks. The ROM is watched at every NMI
+//! (`playfield_rom::lag`): a lag frame is an NMI that interrupted the main loop's work, a crash
+//! the CPU leaving the program.
 //!
-//! The engine does not predict lag frames or the crash itself: that needs the frame's CPU cycle
-//! count, which depends on the audio driver (not modelled) and the console's cycle phase.
+//! The engine runs twice: told each frame's CPU phase as measured on the ROM
+//! (`Nes::set_cpu_phase`; the phase follows from every cycle since power-on, so the engine cannot
+//! know it), which must give exactly the ROM's lag frames, crashes and traced RAM; and on its
+//! own, where it follows what most phases give, whose agreement is printed and checked against
+//! the thresholds below, every disagreement listed with the outcome the ROM's phase gives.
 //!
-//! `PLAYFIELD_LAG_CASES=N` runs N cases instead of the CI's 1,200.
+//! `PLAYFIELD_LAG_CASES=N` runs N cases instead of the CI's 1,000; `PLAYFIELD_LAG_CASE=K` only
+//! case K; `PLAYFIELD_LAG_VERBOSE=1` prints every case.
+
+use std::sync::Arc;
 
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, GameSetup, Nes, Region};
-use playfield_rom::lag::{FrameOutcome, RomLayout};
+use playfield_nes::{Buttons, CpuPhase, GameSetup, Nes, ProgramData, Region};
+use playfield_rom::lag::{FrameOutcome, FrameTiming, RomLayout};
 use playfield_rom::{Emulator, RAM_SIZE, rom_for_tests};
-use playfield_testkit::SplitMix64;
+use playfield_testkit::SplitMix64 as Rng;
 use playfield_testkit::movies::{PlayStyle, to_game};
 
 const TILE_EMPTY: u8 = 0xEF;
 const TILE_BLOCK: u8 = 0x7B;
 const I_VERTICAL: u8 = 0x11;
 /// Frames run per case: the fall from row 2 (one row a frame), the lock, the clear animation,
-/// the post-clear work and the next spawn.
+/// the post-clear work, the next piece's fall and lock.
 const FRAMES: usize = 70;
 
 fn bcd(v: u32) -> u8 {
@@ -42,12 +47,18 @@ struct Case {
     junk_rows: u8,
     column: u8,
     frame_counter: u16,
+    /// The next piece is shown (`displayNextPiece` 0).
     preview: bool,
+    /// The music stopped (`musicType` 3, `currentlyPlayingMusicTrack` 0).
+    music_off: bool,
+    /// Down held for the first 20 frames: push-down points.
     soft_drop: bool,
+    /// A button tapped for one frame, at this frame (Select, A, B, Left or Right).
+    tap: Option<(usize, Buttons)>,
 }
 
 impl Case {
-    fn random(rng: &mut SplitMix64) -> Case {
+    fn random(rng: &mut Rng) -> Case {
         let level = match rng.below(10) {
             0 => rng.below(30) as u8,        // past 255: the level wrapped to 0
             _ => 130 + rng.below(126) as u8, // 130-255
@@ -58,6 +69,16 @@ impl Case {
             2 => 100 * rng.below(16) as u32 + 96 + rng.below(4) as u32, // a hundreds carry
             _ => rng.below(1_600) as u32,
         };
+        let tap = (rng.below(3) == 0).then(|| {
+            let b = [
+                Buttons::SELECT,
+                Buttons::A,
+                Buttons::B,
+                Buttons::LEFT,
+                Buttons::RIGHT,
+            ][rng.below(5) as usize];
+            (20 + rng.below(50) as usize, b)
+        });
         Case {
             level,
             lines,
@@ -67,7 +88,9 @@ impl Case {
             column: rng.below(10) as u8,
             frame_counter: rng.below(0x1_0000) as u16,
             preview: rng.below(4) != 0,
+            music_off: rng.below(4) == 0,
             soft_drop: rng.below(3) == 0,
+            tap,
         }
     }
 
@@ -121,83 +144,112 @@ impl Case {
             ram[block + 0x16] = 0; // completedLines
         }
         ram[0xB1..0xB3].copy_from_slice(&self.frame_counter.to_le_bytes());
-        ram[0xDF] = u8::from(self.preview); // displayNextPiece
+        ram[0xDF] = u8::from(!self.preview); // displayNextPiece
+        if self.music_off {
+            ram[0xC2] = 3; // musicType
+            ram[0x6FD] = 0; // currentlyPlayingMusicTrack
+        }
         ram
     }
 
     fn buttons(&self, frame: usize) -> Buttons {
-        if self.soft_drop && frame < 20 {
+        let mut b = if self.soft_drop && frame < 20 {
             Buttons::DOWN
         } else {
             Buttons::NONE
+        };
+        if let Some((at, tap)) = self.tap
+            && at == frame
+        {
+            b = b | tap;
         }
+        b
     }
 }
 
-/// What one case did on the ROM and in the engine.
-#[derive(Debug, Default)]
-struct Outcome {
-    lag_frames: Vec<usize>,
-    crash: Option<(usize, String)>,
-    /// The first frame (1-based, relative to the case's start) where the engine differs.
-    engine_differs: Option<(usize, String)>,
-    /// The first frame where the engine differs when it is told the ROM's lag frames.
-    engine_with_lag_differs: Option<(usize, String)>,
+/// The ROM's frames of a case: its timing and the traced RAM after each.
+struct RomRun {
+    start: [u8; RAM_SIZE],
+    frames: Vec<(FrameTiming, TraceFrame)>,
 }
 
-fn run_case(base: &Emulator, layout: &RomLayout, case: &Case) -> Outcome {
+fn run_rom(base: &Emulator, layout: &RomLayout, case: &Case) -> RomRun {
     let mut rom = base.clone();
-    let ram = case.ram(&rom.ram());
-    rom.write_ram_keep_stack(&ram);
-    let mut nes = Nes::from_ram(&rom.ram(), Region::Ntsc).expect("play between frames");
-    let mut told = nes.clone();
-    let mut out = Outcome::default();
+    let start = case.ram(&rom.ram());
+    rom.write_ram_keep_stack(&start);
+    let start = rom.ram();
+    let mut frames = Vec::new();
     for frame in 1..=FRAMES {
-        let buttons = case.buttons(frame);
-        let probed = rom.step_probed(layout, buttons).expect("tetanes runs");
-        let lagged = match probed {
-            FrameOutcome::NoNmi => {
-                // In play the NMI is always on: its stopping is a crash.
-                out.crash = Some((frame, "the NMI stopped".to_string()));
-                break;
-            }
-            FrameOutcome::OnTime { .. } => false,
-            FrameOutcome::Lag { .. } => true,
-            FrameOutcome::Crash { cause } => {
-                out.crash = Some((frame, format!("{cause:?}")));
-                break;
-            }
-        };
-        if std::env::var("PLAYFIELD_LAG_FRAMES").is_ok() {
-            let r = rom.ram_ref();
-            eprintln!(
-                "frame {frame}: {probed:?}; ROM frameCounter {} playState {} score {:02x}{:02x}{:02x}",
-                u16::from_le_bytes([r[0xB1], r[0xB2]]),
-                r[0x48],
-                r[0x55],
-                r[0x54],
-                r[0x53]
-            );
+        let t = rom
+            .step_timed(layout, case.buttons(frame))
+            .expect("tetanes runs");
+        let crashed = matches!(t.outcome, FrameOutcome::Crash { .. } | FrameOutcome::NoNmi);
+        frames.push((t, TraceFrame::from_ram(frame as u64, rom.ram_ref())));
+        if crashed {
+            break;
         }
-        if lagged {
-            out.lag_frames.push(frame);
-            told.step_lag_frame(buttons);
-        } else {
-            told.step(buttons);
+    }
+    RomRun { start, frames }
+}
+
+/// The phase of frame `k`'s NMI (1-based) as the ROM had it, when it is known.
+fn rom_phase(layout: &RomLayout, rom: &RomRun, k: usize) -> Option<CpuPhase> {
+    let this = rom.frames.get(k - 1)?.0.nmi?;
+    let next = rom.frames.get(k)?.0.nmi?;
+    let beq = layout.wait_pcs.contains(&this.interrupted)
+        && layout.wait_pcs.contains(&this.interrupted.wrapping_sub(2));
+    Some(CpuPhase {
+        nmi_delay_thirds: u8::try_from(this.entry_dot.checked_sub(1)?).ok()?,
+        interrupted_beq: beq,
+        long_frame: next.edge_thirds() - this.edge_thirds() == 89_342,
+        dma_odd: this.dma == Some(514),
+    })
+}
+
+fn is_lag(t: &FrameTiming) -> bool {
+    matches!(t.outcome, FrameOutcome::Lag { .. })
+}
+
+fn is_crash(t: &FrameTiming) -> bool {
+    matches!(t.outcome, FrameOutcome::Crash { .. } | FrameOutcome::NoNmi)
+}
+
+/// What the engine did in a case, against the ROM.
+#[derive(Debug, Default)]
+struct EngineRun {
+    lag_frames: Vec<usize>,
+    crash: Option<usize>,
+    /// The first frame whose traced RAM differs from the ROM's.
+    differs: Option<(usize, String)>,
+}
+
+fn run_engine(
+    rom: &RomRun,
+    layout: &RomLayout,
+    prg: &Arc<ProgramData>,
+    case: &Case,
+    told: bool,
+) -> EngineRun {
+    let mut nes = Nes::from_ram(&rom.start, Region::Ntsc).expect("play between frames");
+    nes.set_program_data(Some(prg.clone()));
+    let mut out = EngineRun::default();
+    for k in 1..=rom.frames.len() {
+        if told {
+            nes.set_cpu_phase(rom_phase(layout, rom, k));
         }
-        nes.step(buttons);
-        let expected = TraceFrame::from_ram(frame as u64, rom.ram_ref());
-        if out.engine_differs.is_none() {
-            let actual = TraceFrame::from_ram(frame as u64, &nes.ram());
-            if let Some(d) = actual.first_difference(&expected) {
-                out.engine_differs = Some((frame, d.to_string()));
-            }
+        let events = nes.step(case.buttons(k));
+        if events.lagged() {
+            out.lag_frames.push(k);
         }
-        if out.engine_with_lag_differs.is_none() {
-            let actual = TraceFrame::from_ram(frame as u64, &told.ram());
-            if let Some(d) = actual.first_difference(&expected) {
-                out.engine_with_lag_differs = Some((frame, d.to_string()));
-            }
+        if events.crashed() {
+            out.crash = Some(k);
+            break;
+        }
+        let (_, expected) = &rom.frames[k - 1];
+        if out.differs.is_none()
+            && let Some(d) = TraceFrame::from_ram(k as u64, &nes.ram()).first_difference(expected)
+        {
+            out.differs = Some((k, d.to_string()));
         }
     }
     out
@@ -205,7 +257,8 @@ fn run_case(base: &Emulator, layout: &RomLayout, case: &Case) -> Outcome {
 
 /// An emulator in play at level 19 with a piece falling, the main loop waiting for its NMI.
 fn base_game(rom: &playfield_rom::Rom) -> Emulator {
-    let movie = to_game(GameSetup::a_type(19), 3, PlayStyle::Idle, 200, false);
+    let setup = GameSetup::a_type(19);
+    let movie = to_game(setup, 3, PlayStyle::Idle, 200, false);
     let mut e = Emulator::new(rom).expect("the ROM loads");
     for &b in &movie.buttons[..movie.play_frame + 120] {
         e.step(b).expect("the ROM runs");
@@ -244,96 +297,128 @@ fn the_probe_sees_no_lag_in_ordinary_play() {
 fn high_levels_lag_and_crash_cases() {
     let Some(rom) = rom_for_tests() else { return };
     let layout = RomLayout::from_rom(&rom).expect("the layout is found");
+    let prg = Arc::new(ProgramData::from_ines(rom.bytes()).expect("the PRG reads"));
     let base = base_game(&rom);
     let cases: usize = std::env::var("PLAYFIELD_LAG_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1_200);
-    // Seeded, so every case can be named and rerun.
-    let mut rng = SplitMix64::new(0x1A6F_2A3E);
-    let (mut lagging, mut crashing, mut equal_without_lag, mut without_lag) = (0, 0, 0, 0);
-    let mut ran = 0usize;
-    let mut crashes = Vec::new();
-    let mut lag_by_clear = [0usize; 5];
-    let mut cases_by_clear = [0usize; 5];
-    let mut mismatches = Vec::new();
-    let (mut lag_frames, mut equal_when_told, mut told_differs) = (0, 0, Vec::new());
-    let mut lag_by_level = std::collections::BTreeMap::<u8, (usize, usize)>::new();
+        .unwrap_or(1_000);
     let only: Option<usize> = std::env::var("PLAYFIELD_LAG_CASE")
         .ok()
         .and_then(|v| v.parse().ok());
+    let verbose = std::env::var("PLAYFIELD_LAG_VERBOSE").is_ok();
+    // Seeded, so every case can be named and rerun.
+    let mut rng = Rng::new(0x5EED_1A66);
+    #[derive(Default)]
+    struct Tally {
+        cases: usize,
+        lag_cases: usize,
+        crash_cases: usize,
+        rom_lag_frames: usize,
+        lag_equal: usize,
+        crash_equal: usize,
+        trace_equal: usize,
+        disagreements: Vec<String>,
+    }
+    let (mut told, mut own) = (Tally::default(), Tally::default());
+    let mut by_clear = [[0usize; 2]; 5];
+    let mut by_level = std::collections::BTreeMap::<u8, [usize; 3]>::new();
     for n in 0..cases {
         let case = Case::random(&mut rng);
         if only.is_some_and(|k| k != n) {
             continue;
         }
-        ran += 1;
-        let out = run_case(&base, &layout, &case);
-        cases_by_clear[usize::from(case.cleared)] += 1;
-        if let Some((frame, cause)) = &out.crash {
-            crashing += 1;
-            crashes.push(format!(
-                "case {n}: level {} clear {} frame {frame}: {cause} (lag before: {:?})",
-                case.level, case.cleared, out.lag_frames
-            ));
+        let rom_run = run_rom(&base, &layout, &case);
+        let rom_lags: Vec<usize> = (1..=rom_run.frames.len())
+            .filter(|&k| is_lag(&rom_run.frames[k - 1].0))
+            .collect();
+        let rom_crash = (1..=rom_run.frames.len()).find(|&k| is_crash(&rom_run.frames[k - 1].0));
+        by_clear[usize::from(case.cleared)][0] += 1;
+        if !rom_lags.is_empty() {
+            by_clear[usize::from(case.cleared)][1] += 1;
         }
-        if !out.lag_frames.is_empty() {
-            lagging += 1;
-            lag_by_clear[usize::from(case.cleared)] += 1;
-        }
-        if out.crash.is_none() && out.lag_frames.is_empty() {
-            without_lag += 1;
-            match &out.engine_differs {
-                None => equal_without_lag += 1,
-                Some(d) => mismatches.push(format!("case {n} {case:?}: {d:?}")),
+        let bucket = by_level.entry(case.level / 16 * 16).or_default();
+        bucket[0] += 1;
+        bucket[1] += usize::from(!rom_lags.is_empty());
+        bucket[2] += usize::from(rom_crash.is_some());
+        for (tally, is_told) in [(&mut told, true), (&mut own, false)] {
+            let e = run_engine(&rom_run, &layout, &prg, &case, is_told);
+            tally.cases += 1;
+            tally.lag_cases += usize::from(!rom_lags.is_empty());
+            tally.crash_cases += usize::from(rom_crash.is_some());
+            tally.rom_lag_frames += rom_lags.len();
+            let lag_ok = e.lag_frames == rom_lags;
+            let crash_ok = e.crash == rom_crash;
+            tally.lag_equal += usize::from(lag_ok);
+            tally.crash_equal += usize::from(crash_ok);
+            tally.trace_equal += usize::from(e.differs.is_none());
+            if !lag_ok || !crash_ok || e.differs.is_some() {
+                tally.disagreements.push(format!(
+                    "case {n} {case:?}: ROM lag {rom_lags:?} crash {rom_crash:?} ({:?}); \
+                     engine lag {:?} crash {:?}; trace {:?}",
+                    rom_run.frames.last().map(|f| f.0.outcome),
+                    e.lag_frames,
+                    e.crash,
+                    e.differs
+                ));
             }
-        }
-        lag_frames += out.lag_frames.len();
-        let bucket = lag_by_level.entry(case.level / 16 * 16).or_default();
-        bucket.1 += 1;
-        if !out.lag_frames.is_empty() {
-            bucket.0 += 1;
-        }
-        if out.crash.is_none() {
-            match &out.engine_with_lag_differs {
-                None => equal_when_told += 1,
-                Some(d) => told_differs.push(format!(
-                    "case {n} {case:?}: {d:?}, lag {:?}",
-                    out.lag_frames
-                )),
+            if verbose {
+                eprintln!(
+                    "case {n} told {is_told} {case:?}: ROM lag {rom_lags:?} crash {rom_crash:?}; \
+                     engine {e:?}"
+                );
             }
-        }
-        if std::env::var("PLAYFIELD_LAG_VERBOSE").is_ok() {
-            eprintln!("case {n} {case:?}: {out:?}");
         }
     }
+    let report = |name: &str, t: &Tally| {
+        eprintln!(
+            "{name}: {} cases ({} with lag frames, {} lag frames in all; {} crashes): lag frames \
+             equal in {} ({:.2} %), crash or not equal in {} ({:.2} %), traced RAM equal at every \
+             frame in {}",
+            t.cases,
+            t.lag_cases,
+            t.rom_lag_frames,
+            t.crash_cases,
+            t.lag_equal,
+            100.0 * t.lag_equal as f64 / t.cases.max(1) as f64,
+            t.crash_equal,
+            100.0 * t.crash_equal as f64 / t.cases.max(1) as f64,
+            t.trace_equal
+        );
+        for d in &t.disagreements {
+            eprintln!("  {d}");
+        }
+    };
     eprintln!(
-        "{ran} cases: {lagging} with lag frames, {crashing} crashes; by clear type \
-         (single..tetris) lagging {:?} of {:?}; engine equal to the ROM in {equal_without_lag} \
-         of {without_lag} cases without lag",
-        &lag_by_clear[1..],
-        &cases_by_clear[1..]
+        "cases with lag frames by clear type (single..tetris, (cases, lagging)): {:?}; by level \
+         (from, [cases, lagging, crashing]): {by_level:?}",
+        &by_clear[1..]
     );
-    eprintln!(
-        "{lag_frames} lag frames in all; cases with lag by level (from, (lagging, cases)): \
-         {lag_by_level:?}"
+    report("engine told the ROM's CPU phase", &told);
+    report("engine on its own", &own);
+    assert!(only.is_some() || told.lag_cases > 0 && told.crash_cases > 0);
+    assert_eq!(
+        told.lag_equal, told.cases,
+        "lag frames, engine told the phase"
     );
-    eprintln!(
-        "told the ROM's lag frames, the engine equals the ROM at every frame in {equal_when_told} \
-         of {} cases without a crash; the others:\n{}",
-        ran - crashing,
-        told_differs.join("\n")
+    assert_eq!(
+        told.crash_equal, told.cases,
+        "crashes, engine told the phase"
+    );
+    assert_eq!(
+        told.trace_equal, told.cases,
+        "traced RAM, engine told the phase"
     );
     assert!(
-        mismatches.is_empty(),
-        "the engine differs from the ROM without lag:\n{}",
-        mismatches.join("\n")
+        own.crash_equal * 100 >= own.cases * 99,
+        "crash or not on its own: {} of {}",
+        own.crash_equal,
+        own.cases
     );
-    eprintln!("crashes:\n{}", crashes.join("\n"));
-    assert!(only.is_some() || without_lag > 0);
     assert!(
-        equal_when_told * 10 >= (ran - crashing) * 9,
-        "told the ROM's lag frames, the engine equals the ROM in only {equal_when_told} of {} cases",
-        ran - crashing
+        own.lag_equal * 100 >= own.cases * 99,
+        "lag frames on its own: {} of {}",
+        own.lag_equal,
+        own.cases
     );
 }

@@ -1,0 +1,471 @@
+//! Lag frames and crashes at the highest levels.
+//!
+//! From about level 150 the frame in which `playState_updateLinesAndStatistics` runs (the frame
+//! after every lock: it adds the points `levelNumber + 1` times) can outlast the frame. The
+//! engine then runs that frame instruction by instruction with its cycles (see `heavy`), takes
+//! the next NMI where the ROM takes it, and reports what the ROM does:
+//!
+//! - a *lag frame* ([`Events::LAG`]): an NMI interrupted the main loop's work, so no game routine
+//!   runs in that frame (a button newly pressed in it is no longer new in the next). When the NMI
+//!   lands in the game's work it also does its own work there: it redraws the lines, level and
+//!   score (which rewrites `generalCounter`, the score loop's counter, so the loop then adds the
+//!   points as many more times as that byte says) and reads the gamepad for the routines that
+//!   follow;
+//! - a *crash* ([`Events::CRASH`], [`Nes::crash`]): an NMI that interrupts the jump-table routine
+//!   `switch_s_plus_2a` while its pointer is live sends the main loop into the NMI's pointer; the
+//!   program counter runs into data and the game freezes or resets. The engine stops there.
+//!
+//! Where the NMI lands depends on the CPU's cycle phase against the PPU, which follows from
+//! every cycle since power-on and which the engine cannot know ([`CpuPhase`]). The engine
+//! evaluates every phase a console can be in and follows the outcome most of them give (a test
+//! that knows the console's phase sets it with [`Nes::set_cpu_phase`]).
+//!
+//! The sound driver runs in the frame's work too, so its state is kept from level
+//! [`LAG_AUDIO_FROM_LEVEL`] on; the music needs the ROM's scores ([`ProgramData`]), without which
+//! its cycles are estimated and [`Nes::lag_model_exact`] is false. NTSC only: on PAL the engine
+//! does not model lag frames.
+
+use std::sync::Arc;
+
+use crate::audio::{self, AudioRam};
+use crate::buttons::Buttons;
+use crate::engine::{Nes, Wait, game_mode, play_state};
+use crate::events::Events;
+use crate::heavy::{CpuPhase, Run, Stop};
+use crate::program::ProgramData;
+use crate::region::Region;
+
+/// The level from which a frame's work can outlast the frame and the engine runs it cycle by
+/// cycle. Below it the longest possible frame fits: 100 passes of the score loop at its longest
+/// (141 cycles, every carry) plus the rest of the frame's work at its longest (about 14,000
+/// cycles: the NMI drawing everything, the sprites, the sound driver's longest call measured)
+/// stay under the 29,780 cycles of a frame.
+pub const LAG_FROM_LEVEL: u8 = 100;
+
+/// The level from which the engine keeps the sound driver's state, ten below
+/// [`LAG_FROM_LEVEL`] (a frame raises the level by four at most).
+pub const LAG_AUDIO_FROM_LEVEL: u8 = 90;
+
+/// A crash of the game: where and why the ROM's program counter left the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Crash {
+    /// The frame whose NMI caused it (input lines since power-on).
+    pub frame: u64,
+    /// What happened.
+    pub cause: CrashCause,
+}
+
+/// Why the game crashed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CrashCause {
+    /// The NMI interrupted `switch_s_plus_2a` at `address` while it dispatched through the jump
+    /// table at `table` (`$8166` the game mode, `$81A0` the game mode state): the NMI's own
+    /// dispatch and random-number update overwrite the routine's pointer in `tmp1`/`tmp2`, and the
+    /// main loop jumps through it into the NMI's routine or into data.
+    NmiInJumpTable {
+        /// The instruction the NMI interrupted.
+        address: u16,
+        /// The jump table being read.
+        table: u16,
+    },
+}
+
+impl std::fmt::Display for Crash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cause {
+            CrashCause::NmiInJumpTable { address, table } => write!(
+                f,
+                "frame {}: the NMI interrupted the jump-table routine at ${address:04X} \
+                 (dispatching through ${table:04X}); the program counter leaves the program",
+                self.frame
+            ),
+        }
+    }
+}
+
+/// The music's position: the last track the driver loaded and when.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct MusicClock {
+    /// The track loaded (`musicTrack`, 1-10), 0 when stopped, `None` when not known (after a
+    /// RAM import).
+    pub(crate) track: Option<u8>,
+    /// `frame` and `lost` when it was loaded.
+    pub(crate) load_frame: u64,
+    pub(crate) load_lost: u64,
+    /// Frames since power-on in which the driver did not advance the music: no NMI, a lag frame,
+    /// the pause.
+    pub(crate) lost: u64,
+}
+
+/// What the engine keeps from level [`LAG_AUDIO_FROM_LEVEL`] on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct LagModel {
+    /// The sound driver's RAM.
+    pub(crate) audio: AudioRam,
+    /// The music is run (not estimated) since the model started.
+    pub(crate) music_exact: bool,
+    /// What the next frame continues.
+    pub(crate) pending: Pending,
+}
+
+/// Work a frame left to the next.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Pending {
+    None,
+    /// The main loop finished its work after the NMI: the next frame is a lag frame.
+    LagNmi,
+    /// The NMI landed in the game's work: the run continues with the next frame's buttons.
+    Run(Box<Run>),
+    /// The next NMI lands in the jump-table routine.
+    Crash {
+        address: u16,
+        table: u16,
+    },
+}
+
+impl Nes {
+    /// Supplies the ROM's program bytes (from the user's ROM file): the music the sound driver
+    /// plays, whose timing decides some lag frames at the highest levels. Without them the
+    /// engine estimates the music's cycles (see [`Nes::lag_model_exact`]).
+    pub fn set_program_data(&mut self, program: Option<Arc<ProgramData>>) {
+        self.program = program;
+    }
+
+    /// The crash the game had, if it crashed (the engine then stops; see the `lag` module).
+    #[must_use]
+    pub fn crash(&self) -> Option<Crash> {
+        self.crash
+    }
+
+    /// Sets how the CPU stands against the PPU at the next frame that can lag, for a caller that
+    /// measured it (the ROM comparison tests); otherwise the engine follows what most phases give.
+    pub fn set_cpu_phase(&mut self, phase: Option<CpuPhase>) {
+        self.cpu_phase = phase;
+    }
+
+    /// False when the lag model estimated something since it started (the music, without
+    /// [`ProgramData`]), so a lag frame near the sound driver may be predicted wrong.
+    #[must_use]
+    pub fn lag_model_exact(&self) -> bool {
+        self.lag.as_ref().is_none_or(|l| l.music_exact)
+    }
+
+    /// A sound effect the game code starts (`soundEffectSlotNInit`), kept only while the lag
+    /// model runs the sound driver.
+    #[inline(always)]
+    pub(crate) fn sound_effect(&mut self, slot: usize, id: u8) {
+        if let Some(lag) = &mut self.lag {
+            lag.audio.page[0x70 + slot] = id;
+        }
+    }
+
+    /// `musicStagingNoiseHi` ($068D): 5 while paused.
+    pub(crate) fn music_staging_noise_hi(&mut self, v: u8) {
+        if let Some(lag) = &mut self.lag {
+            lag.audio.page[0x0D] = v;
+        }
+    }
+
+    /// `setMusicTrack`'s store of `musicTrack`, for the sound driver and the music's clock.
+    pub(crate) fn note_music_track(&mut self, track: u8) {
+        if let Some(lag) = &mut self.lag {
+            lag.audio.page[0x75] = track;
+        }
+        if track == 0xFF {
+            // The driver stops the music (`LE253` clears `currentlyPlayingMusicTrack`).
+            self.music_clock.track = Some(0);
+        } else if track != 0 {
+            self.music_clock.track = Some(track);
+            self.music_clock.load_frame = self.frame;
+            self.music_clock.load_lost = self.music_clock.lost;
+        }
+    }
+
+    /// A frame of play at a level where the lag model runs: the frame, cycle by cycle when it can
+    /// lag, and the sound driver's call.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn play_frame_timed(&mut self, buttons: Buttons) -> Events {
+        let level = self.raw.player1.level_number;
+        let on = level >= LAG_AUDIO_FROM_LEVEL
+            && self.region == Region::Ntsc
+            && !self.modifiers.ignore_lag;
+        if !on {
+            self.lag = None;
+            return self.play_frame_native(buttons);
+        }
+        if self.lag.is_none() {
+            self.start_lag_model();
+        }
+        let heavy = level >= LAG_FROM_LEVEL
+            && (self.raw.player1.play_state == play_state::UPDATE_LINES
+                || (self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION
+                    && self.raw.frame_counter & 3 == 0
+                    && self.raw.player1.row_y >= 4));
+        if heavy && let Some(events) = self.heavy_frame(buttons) {
+            return events;
+        }
+        let events = self.play_frame_native(buttons);
+        self.after_native_frame();
+        events
+    }
+
+    /// The sound driver's call at the end of a frame the engine ran natively.
+    fn after_native_frame(&mut self) {
+        let program = self.program.clone();
+        let Some(lag) = &mut self.lag else {
+            return;
+        };
+        match self.wait {
+            Wait::MainLoop => {
+                let call = audio::update_audio(&mut lag.audio, program.as_deref());
+                lag.music_exact &= call.exact;
+            }
+            // The pause's first wait: the driver plays the pause jingle, not the music.
+            Wait::Pause => self.music_clock.lost += 1,
+            _ => {}
+        }
+    }
+
+    /// Starts keeping the sound driver's state, at the frame the level reached
+    /// [`LAG_AUDIO_FROM_LEVEL`]: the music caught up from the last track load, and slot 1 playing
+    /// the level-up effect that frame started (the level only rises in a level-up frame).
+    pub(crate) fn start_lag_model(&mut self) {
+        let program = self.program.clone();
+        let mut audio = AudioRam::default();
+        let mut exact = program.is_some();
+        match (self.music_clock.track, program.as_deref()) {
+            (Some(track), Some(prg)) if track != 0 => {
+                let calls = (self.frame - self.music_clock.load_frame + 1)
+                    .saturating_sub(self.music_clock.lost - self.music_clock.load_lost);
+                audio.page[0x75] = track;
+                // One music frame per call; no sound effect plays.
+                for _ in 0..calls.saturating_sub(1) {
+                    audio::update_audio(&mut audio, Some(prg));
+                }
+            }
+            (Some(_), _) => {}
+            (None, _) => exact = false,
+        }
+        // This frame's call: the level-up effect starts.
+        audio.page[0x71] = 0x06;
+        audio::update_audio(&mut audio, program.as_deref());
+        self.lag = Some(Box::new(LagModel {
+            audio,
+            music_exact: exact,
+            pending: Pending::None,
+        }));
+    }
+
+    /// A frame whose work can outlast the frame, run cycle by cycle from its NMI. `None` when
+    /// the run meets something it does not model (the frame then runs natively).
+    fn heavy_frame(&mut self, buttons: Buttons) -> Option<Events> {
+        let lag = self.lag.as_ref()?;
+        let mut ram = Box::new(self.ram());
+        lag.audio.to_ram(&mut ram);
+        let phase = match self.cpu_phase.take() {
+            Some(p) => p,
+            None => self.likely_phase(&ram, buttons)?,
+        };
+        let mut run = Run::new(ram, self.program.clone(), phase);
+        run.push_main_loop_return();
+        let completed = self.raw.player1.completed_lines;
+        let hold_down = self.raw.player1.hold_down_points;
+        let level_before = self.raw.player1.level_number;
+        let stop = run.advance(buttons.0).ok()?;
+        if let Some(lag) = &mut self.lag
+            && self.program.is_none()
+        {
+            lag.music_exact = false;
+        }
+        self.events.lines_cleared = 0;
+        self.take_stop(run, stop, Some((completed, hold_down)));
+        if completed != 0 {
+            self.events.add(Events::LINES_CLEARED);
+            self.events.lines_cleared = completed;
+        }
+        if self.raw.player.level_number != level_before {
+            self.events.add(Events::LEVEL_UP);
+        }
+        Some(self.events)
+    }
+
+    /// Imports what a run reached and keeps what it left for the next frame. `scored`: the
+    /// frame's completed lines and push-down points, when its points are being added.
+    fn take_stop(&mut self, mut run: Run, stop: Stop, scored: Option<(u8, u8)>) {
+        let frame_end = run.frame_end_ram.take();
+        match stop {
+            Stop::Waiting { wait, lag_nmi_next } => {
+                let ram = run.mem.ram.clone();
+                self.import_run_ram(&ram, scored, run.score_additions);
+                self.wait = if wait >= 0xAA45 {
+                    Wait::Pause
+                } else {
+                    Wait::MainLoop
+                };
+                if let Some(lag) = &mut self.lag {
+                    lag.audio = AudioRam::from_ram(&ram);
+                    lag.pending = if lag_nmi_next {
+                        Pending::LagNmi
+                    } else {
+                        Pending::None
+                    };
+                    if lag_nmi_next {
+                        self.wait = Wait::Lagging;
+                    }
+                }
+                if self.wait == Wait::Pause {
+                    self.music_clock.lost += 1;
+                }
+            }
+            Stop::NmiDue { .. } | Stop::Crash { .. } => {
+                let ram = frame_end.unwrap_or_else(|| run.mem.ram.clone());
+                self.import_run_ram(&ram, None, 0);
+                if let Some(lag) = &mut self.lag {
+                    lag.audio = AudioRam::from_ram(&ram);
+                }
+                let pending = match stop {
+                    Stop::Crash { pc } => Pending::Crash {
+                        address: pc,
+                        table: run.switch_table(),
+                    },
+                    _ => {
+                        run.scored = scored.or(run.scored);
+                        Pending::Run(Box::new(run))
+                    }
+                };
+                if let Some(lag) = &mut self.lag {
+                    lag.pending = pending;
+                }
+                self.wait = Wait::Lagging;
+            }
+        }
+    }
+
+    /// A frame whose NMI interrupted the main loop's work (`Wait::Lagging`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn lag_frame(&mut self, buttons: Buttons) -> Events {
+        self.music_clock.lost += 1;
+        let pending = self.lag.as_mut().map_or(Pending::None, |l| {
+            std::mem::replace(&mut l.pending, Pending::None)
+        });
+        match pending {
+            Pending::None | Pending::LagNmi => {
+                self.events.add(Events::LAG);
+                self.nmi(buttons);
+                self.wait = Wait::MainLoop;
+            }
+            Pending::Crash { address, table } => {
+                self.crash = Some(Crash {
+                    frame: self.frame,
+                    cause: CrashCause::NmiInJumpTable { address, table },
+                });
+                self.events.add(Events::CRASH);
+                self.wait = Wait::Crashed;
+            }
+            Pending::Run(mut run) => {
+                self.events.add(Events::LAG);
+                let scored = run.scored;
+                match run.advance(buttons.0) {
+                    Ok(stop) => self.take_stop(*run, stop, scored),
+                    Err(_) => {
+                        // Beyond the model: finish as a plain lag frame.
+                        self.nmi(buttons);
+                        self.wait = Wait::MainLoop;
+                    }
+                }
+            }
+        }
+        self.events
+    }
+
+    /// The engine's variables from a run's RAM; the non-RAM state (frame count, modifiers, the
+    /// demo and program data, the score without the cap) is kept, the latter advanced by the
+    /// points the run added.
+    fn import_run_ram(&mut self, ram: &[u8; 0x800], scored: Option<(u8, u8)>, additions: u32) {
+        let Ok(mut n) = Nes::import_fields(ram, self.region) else {
+            return;
+        };
+        n.region = self.region;
+        n.frame = self.frame;
+        n.events = self.events;
+        n.demo_data = self.demo_data.take();
+        n.program = self.program.take();
+        n.modifiers = self.modifiers;
+        n.lag = self.lag.take();
+        n.music_clock = self.music_clock;
+        n.crash = self.crash;
+        n.cpu_phase = self.cpu_phase;
+        n.unsupported = self.unsupported;
+        n.nmi_skip = self.nmi_skip;
+        n.wait = self.wait;
+        n.score_uncapped = self.score_uncapped;
+        if let Some((completed, hold_down)) = scored {
+            let u = &mut n.score_uncapped;
+            crate::rules::add_hold_down_points(&mut u.low, hold_down);
+            let mut left = additions;
+            while left > 0 {
+                let count = left.min(256);
+                crate::rules::add_line_clear_points(
+                    &mut u.low,
+                    completed,
+                    (count - 1) as u8,
+                    Some(&mut u.millions),
+                );
+                left -= count;
+            }
+        }
+        *self = n;
+    }
+
+    /// The phase the next heavy frame most likely has: the outcome of its first NMI (on time,
+    /// lag, the NMI in the game's work, crash) under every phase, and a phase that gives the
+    /// outcome most of them give.
+    fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<CpuPhase> {
+        let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
+        for phase in CpuPhase::all() {
+            let mut run = Run::new(Box::new(*ram), self.program.clone(), phase);
+            run.push_main_loop_return();
+            let class = match run.advance(buttons.0).ok()? {
+                Stop::Waiting {
+                    lag_nmi_next: false,
+                    ..
+                } => 0,
+                Stop::Waiting { .. } | Stop::NmiDue { .. } => 1,
+                Stop::Crash { .. } => 2,
+            };
+            outcomes.push((phase, class));
+        }
+        let count = |k: u8| outcomes.iter().filter(|(_, c)| *c == k).count();
+        let best = (0..3u8).max_by_key(|&k| (count(k), std::cmp::Reverse(k)))?;
+        let same: Vec<CpuPhase> = outcomes
+            .iter()
+            .filter(|(_, c)| *c == best)
+            .map(|(p, _)| *p)
+            .collect();
+        same.get(same.len() / 2).copied()
+    }
+}
+
+impl Nes {
+    /// The engine's state for [`Nes::ram`]'s export: the sound driver's bytes when kept.
+    pub(crate) fn export_audio(&self, ram: &mut [u8; 0x800]) {
+        if let Some(lag) = &self.lag {
+            lag.audio.to_ram(ram);
+        }
+    }
+
+    /// Starts the lag model from a RAM image's sound driver bytes (an import at a high level).
+    pub(crate) fn import_audio(&mut self, ram: &[u8; 0x800]) {
+        if self.raw.player1.level_number >= LAG_AUDIO_FROM_LEVEL
+            && self.raw.game_mode == game_mode::PLAY
+        {
+            self.lag = Some(Box::new(LagModel {
+                audio: AudioRam::from_ram(ram),
+                music_exact: self.program.is_some(),
+                pending: Pending::None,
+            }));
+        }
+    }
+}
