@@ -111,6 +111,7 @@ fn build(s: &Setup) -> Nes {
         // The double-speed benchmark option, on at this level.
         nes.set_modifiers(Modifiers {
             double_speed_level: Some(s.level),
+            ..Modifiers::default()
         });
     }
     nes
@@ -342,12 +343,12 @@ proptest! {
         let start = PieceState::from_nes(&nes, 0);
         let mut searcher = Searcher::new();
         let searched: HashMap<(u8, u8, u8), u32> = searcher
-            .search(&nes.playfield, start, gravity(&nes), &model)
+            .search(&nes.raw.playfield, start, gravity(&nes), &model)
             .iter()
             .map(|p| ((p.x, p.y, p.orientation), p.frames))
             .collect();
         let mut sweeper = Sweeper::new();
-        let swept = sweeper.search(&nes.playfield, start, gravity(&nes), &model).to_vec();
+        let swept = sweeper.search(&nes.raw.playfield, start, gravity(&nes), &model).to_vec();
         let swept_map: HashMap<(u8, u8, u8), u32> =
             swept.iter().map(|p| ((p.x, p.y, p.orientation), p.frames)).collect();
         prop_assert_eq!(swept_map.len(), swept.len(), "a placement listed twice");
@@ -357,7 +358,7 @@ proptest! {
             let inputs = sweeper.inputs(p);
             prop_assert_eq!(inputs.len() as u32, p.frames);
             // The sequence is one the input model allows.
-            let mut prev = nes.held_buttons_player1;
+            let mut prev = nes.raw.held_buttons_player1;
             for (f, b) in inputs.iter().enumerate() {
                 let newly = b.0 & !prev;
                 prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
@@ -365,12 +366,12 @@ proptest! {
             }
             let mut e = nes.clone();
             for (f, &b) in inputs.iter().enumerate() {
-                prop_assert_eq!(e.player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
+                prop_assert_eq!(e.raw.player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
                 e.step(b);
             }
-            prop_assert_eq!(e.player1.play_state, play_state::LOCK);
+            prop_assert_eq!(e.raw.player1.play_state, play_state::LOCK);
             prop_assert_eq!(
-                (e.player1.tetrimino_x, e.player1.tetrimino_y, e.player1.current_piece),
+                (e.raw.player1.tetrimino_x, e.raw.player1.tetrimino_y, e.raw.player1.current_piece),
                 (p.x, p.y, p.orientation)
             );
         }

@@ -269,6 +269,7 @@ pub fn play_game(
     let mut nes = Nes::power_on();
     nes.set_modifiers(playfield_nes::Modifiers {
         double_speed_level: config.double_speed_level,
+        ..playfield_nes::Modifiers::default()
     });
     let mut ws = Workspace::new();
     let mut clears = [0u32; 4];

@@ -297,6 +297,7 @@ impl Situation {
             self.level,
             playfield_nes::Modifiers {
                 double_speed_level: self.double_speed_level,
+                ..playfield_nes::Modifiers::default()
             },
         )
     }
