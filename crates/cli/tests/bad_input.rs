@@ -51,15 +51,17 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// Runs with standard output a pipe that is closed before anything is written.
 fn closed_pipe(args: &[&str]) -> Output {
-    let mut child = StdCommand::new(BIN)
+    // The read end is closed before the program starts: closing it after the spawn would race
+    // with a program that finishes its output in a few milliseconds.
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    StdCommand::new(BIN)
         .args(args)
         .env_remove("PLAYFIELD_ROM")
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("wait")
+        .output()
+        .expect("run")
 }
 
 /// Runs with standard output on a full disk.
