@@ -117,6 +117,8 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
+    /// No lag frames nor crashes (not the ROM; `Nes::set_ignore_lag`).
+    pub(crate) ignore_lag: bool,
     /// The game's RAM variables under their disassembly names. Reading them is safe; writing
     /// them puts the engine in states the ROM may never reach (see [`Ram`]).
     pub raw: Ram,
@@ -192,6 +194,7 @@ impl Nes {
             music_clock: crate::lag::MusicClock::default(),
             crash: None,
             cpu_phase: None,
+            ignore_lag: false,
             raw: Ram::default(),
         }
     }
@@ -297,10 +300,9 @@ impl Nes {
     /// waits for the next NMI, so no game routine runs in this frame and a button newly pressed
     /// in it is no longer new when the next frame's routines read it.
     ///
-    /// The engine does not predict lag frames itself: the frame's CPU cycle count depends on the
-    /// audio driver and on the console's cycle phase, which it does not model. This is for a
-    /// caller that knows a frame lagged (measured on the ROM, see `playfield-rom`'s lag probe);
-    /// outside play it is the same as [`Nes::step`].
+    /// [`Nes::step`] predicts lag frames itself at the highest levels (see `lag`); this forces
+    /// one, for a caller that knows a frame lagged where the engine does not (measured on the
+    /// ROM, see `playfield-rom`'s lag probe). Outside play it is the same as [`Nes::step`].
     pub fn step_lag_frame(&mut self, buttons: Buttons) -> Events {
         if self.wait != Wait::MainLoop || self.nmi_skip > 0 || self.raw.game_mode != game_mode::PLAY
         {
@@ -359,6 +361,7 @@ impl Nes {
         fresh.demo_data = self.demo_data.take();
         fresh.program = self.program.take();
         fresh.modifiers = self.modifiers;
+        fresh.ignore_lag = self.ignore_lag;
         fresh.music_clock = self.music_clock;
         if warm {
             fresh.raw.high_score_names = self.raw.high_score_names;
@@ -413,10 +416,12 @@ impl Nes {
             let demo = self.demo_data.take();
             let program = self.program.take();
             let modifiers = self.modifiers;
+            let ignore_lag = self.ignore_lag;
             *self = Nes::power_on_region(self.region);
             self.demo_data = demo;
             self.program = program;
             self.modifiers = modifiers;
+            self.ignore_lag = ignore_lag;
         } else if line.command.soft_reset() {
             self.soft_reset();
         }
