@@ -86,4 +86,5 @@ pub use view::{Board, GameMode, GameType, PlayState};
 pub mod timing_probe {
     pub use crate::audio::probe_update_audio;
     pub use crate::heavy::{HeavyProbe, probe_heavy_frame};
+    pub use crate::lag::probe_music_catch_up;
 }
