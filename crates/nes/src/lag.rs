@@ -236,7 +236,8 @@ impl Nes {
             return self.play_frame_native(buttons);
         }
         if self.lag.is_none() {
-            self.start_lag_model();
+            // The level reached it in the last frame, a level-up frame run without the model.
+            self.start_lag_model(self.frame - 1);
         }
         let heavy = level >= LAG_FROM_LEVEL
             && (self.raw.player1.play_state == play_state::UPDATE_LINES
@@ -264,16 +265,18 @@ impl Nes {
         }
     }
 
-    /// Starts keeping the sound driver's state, at the frame the level reached
-    /// [`LAG_AUDIO_FROM_LEVEL`]: the music caught up from the last track load, and slot 1 playing
-    /// the level-up effect that frame started (the level only rises in a level-up frame).
-    pub(crate) fn start_lag_model(&mut self) {
+    /// Starts keeping the sound driver's state as it is after frame `through` (in which the level
+    /// reached [`LAG_AUDIO_FROM_LEVEL`]): the music caught up from the last track load, and slot
+    /// 1 playing the level-up effect that frame started (the level only rises in a level-up
+    /// frame).
+    pub(crate) fn start_lag_model(&mut self, through: u64) {
         let program = self.program.clone();
         let mut audio = AudioRam::default();
         let mut exact = program.is_some();
         match (self.music_clock.track, program.as_deref()) {
             (Some(track), Some(prg)) if track != 0 => {
-                let calls = (self.frame - self.music_clock.load_frame + 1)
+                let calls = (through + 1)
+                    .saturating_sub(self.music_clock.load_frame)
                     .saturating_sub(self.music_clock.lost - self.music_clock.load_lost);
                 audio.page[0x75] = track;
                 // One music frame per call; no sound effect plays.
@@ -511,7 +514,7 @@ impl Nes {
 pub fn probe_music_catch_up(nes: &Nes) -> [u8; 0x80] {
     let mut n = nes.clone();
     n.lag = None;
-    n.start_lag_model();
+    n.start_lag_model(n.frame);
     n.lag.map_or([0; 0x80], |l| l.audio.page)
 }
 
@@ -530,7 +533,9 @@ impl Nes {
         {
             self.lag = Some(Box::new(LagModel {
                 audio: AudioRam::from_ram(ram),
-                music_exact: self.program.is_some(),
+                // The driver's RAM is the console's; its calls are exact from here with the
+                // program data (`after_native_frame` and `heavy_frame` clear this without it).
+                music_exact: true,
                 pending: Pending::None,
             }));
         }
