@@ -2,6 +2,8 @@
 //!
 //! - [`search`]: every lock placement a piece can reach with gamepad input, with the exact
 //!   per-frame buttons, under an [`InputModel`].
+//! - [`sweep`]: the same placements found ten columns at a time, for callers that need the set
+//!   and the buttons of a few (the Python environments).
 //! - [`eval`]: Birken's six features and weights.
 //! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
@@ -17,6 +19,7 @@ pub mod reach;
 pub mod score;
 mod score_player;
 pub mod search;
+pub mod sweep;
 pub mod tune;
 
 pub use eval::{Features, Weights};
@@ -25,3 +28,4 @@ pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Situation, Workspace};
 pub use score::ScoreWeights;
 pub use search::{PieceState, Placement, Searcher};
+pub use sweep::{SweepPlacement, Sweeper};

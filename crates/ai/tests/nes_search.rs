@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
 use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
-use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, game};
+use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, Sweeper, game};
 use playfield_nes::tables::TILE_EMPTY;
 use playfield_nes::{Buttons, Modifiers, Nes, play_state};
 use proptest::prelude::*;
@@ -111,6 +111,7 @@ fn build(s: &Setup) -> Nes {
         // The double-speed benchmark option, on at this level.
         nes.set_modifiers(Modifiers {
             double_speed_level: Some(s.level),
+            ..Modifiers::default()
         });
     }
     nes
@@ -263,4 +264,116 @@ fn finds_a_tuck_under_an_overhang() {
         (e.raw.player1.tetrimino_x, e.raw.player1.tetrimino_y),
         (1, 18)
     );
+}
+
+/// A page of random columns with holes, and random bytes in the unseen part of the page (rows
+/// −2..−1 are bytes 236-255 there, which `isPositionValid` reads).
+fn random_page(heights: &[u8], holes: &[u8], tail: &[u8]) -> [u8; 256] {
+    let mut page = [TILE_EMPTY; 256];
+    for (x, &h) in heights.iter().enumerate() {
+        for y in (20 - usize::from(h))..20 {
+            if (holes[y] >> (x % 8)) & 1 == 0 || !holes[y].is_multiple_of(3) {
+                page[y * 10 + x] = 0x7B;
+            }
+        }
+    }
+    for (cell, &b) in page[200..].iter_mut().zip(tail) {
+        // Mostly empty tiles, sometimes a block or another byte.
+        *cell = match b % 4 {
+            0 => 0x7B,
+            1 => b,
+            _ => TILE_EMPTY,
+        };
+    }
+    page
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The sweep's collision masks equal `isPositionValid` for every column and row.
+    #[test]
+    fn sweep_fit_masks_equal_the_rules(
+        heights in prop::collection::vec(0u8..=20, 10),
+        holes in prop::collection::vec(0u8..=255, 20),
+        tail in prop::collection::vec(0u8..=255, 56),
+        orientation in 0u8..19,
+    ) {
+        let page = random_page(&heights, &holes, &tail);
+        prop_assert!(playfield_ai::nes::sweep::fit_masks_agree(&page, orientation));
+    }
+
+    /// One frame of the sweep on a set of columns equals `step_piece` column by column.
+    #[test]
+    fn sweep_frame_equals_step_piece(
+        heights in prop::collection::vec(0u8..=16, 10),
+        holes in prop::collection::vec(0u8..=255, 20),
+        tail in prop::collection::vec(0u8..=255, 56),
+        orientation in 0u8..19,
+        y in prop_oneof![0u8..20, 0u8..4],
+        autorepeat_x in 0u8..=16,
+        fall_timer in 0u8..=255,
+        autorepeat_y in prop_oneof![0u8..=2, 0xF0u8..=0xFF, Just(0xA0u8)],
+        held in prop::sample::select(vec![0u8, 0x01, 0x02, 0x04, 0x40, 0x80, 0x41, 0x82, 0x84, 0xC0]),
+        buttons in prop::sample::select(vec![0u8, 0x01, 0x02, 0x04, 0x40, 0x80, 0x41, 0x42, 0x81, 0x82, 0x84, 0x44]),
+        columns in 0u16..0x400,
+        level in prop_oneof![0u8..=19, 27u8..=40],
+        double in any::<bool>(),
+    ) {
+        let page = random_page(&heights, &holes, &tail);
+        let state = PieceState {
+            x: 0,
+            y,
+            orientation,
+            autorepeat_x,
+            fall_timer,
+            autorepeat_y,
+            held,
+            frame: 0,
+        };
+        let gravity = Gravity { drop_speed: drop_speed(level), double };
+        prop_assert!(playfield_ai::nes::sweep::frame_parts_agree(&page, state, columns, buttons, gravity));
+    }
+
+    /// The sweep finds exactly the searcher's placements, each with the same earliest lock frame,
+    /// and its buttons lock exactly there in the engine.
+    #[test]
+    fn sweep_equals_search(s in setup(), model in models(), pick in any::<u64>()) {
+        let nes = build(&s);
+        let start = PieceState::from_nes(&nes, 0);
+        let mut searcher = Searcher::new();
+        let searched: HashMap<(u8, u8, u8), u32> = searcher
+            .search(&nes.raw.playfield, start, gravity(&nes), &model)
+            .iter()
+            .map(|p| ((p.x, p.y, p.orientation), p.frames))
+            .collect();
+        let mut sweeper = Sweeper::new();
+        let swept = sweeper.search(&nes.raw.playfield, start, gravity(&nes), &model).to_vec();
+        let swept_map: HashMap<(u8, u8, u8), u32> =
+            swept.iter().map(|p| ((p.x, p.y, p.orientation), p.frames)).collect();
+        prop_assert_eq!(swept_map.len(), swept.len(), "a placement listed twice");
+        prop_assert_eq!(&swept_map, &searched);
+        let step = (swept.len() / 12).max(1);
+        for (i, p) in swept.iter().enumerate().skip((pick as usize) % step).step_by(step) {
+            let inputs = sweeper.inputs(p);
+            prop_assert_eq!(inputs.len() as u32, p.frames);
+            // The sequence is one the input model allows.
+            let mut prev = nes.raw.held_buttons_player1;
+            for (f, b) in inputs.iter().enumerate() {
+                let newly = b.0 & !prev;
+                prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
+                prev = b.0;
+            }
+            let mut e = nes.clone();
+            for (f, &b) in inputs.iter().enumerate() {
+                prop_assert_eq!(e.raw.player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
+                e.step(b);
+            }
+            prop_assert_eq!(e.raw.player1.play_state, play_state::LOCK);
+            prop_assert_eq!(
+                (e.raw.player1.tetrimino_x, e.raw.player1.tetrimino_y, e.raw.player1.current_piece),
+                (p.x, p.y, p.orientation)
+            );
+        }
+    }
 }

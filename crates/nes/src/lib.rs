@@ -53,6 +53,7 @@ mod high_score;
 mod lag;
 mod menus;
 mod modifiers;
+pub mod palette;
 mod piece;
 mod play;
 mod player;

@@ -135,6 +135,33 @@ impl MenuDriver {
         self.next(MenuState::from_ram(ram), prev)
     }
 
+    /// Steps `nes` with this driver's buttons until `done(nes)` holds (checked before every
+    /// frame), appending each frame's buttons to `input`, whose last entry is taken as the last
+    /// frame's press. False when the engine stops (a state it does not model) or `max_frames`
+    /// pass first.
+    pub fn drive_until(
+        &mut self,
+        nes: &mut Nes,
+        input: &mut Vec<Buttons>,
+        max_frames: u32,
+        done: impl Fn(&Nes) -> bool,
+    ) -> bool {
+        let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
+        for _ in 0..max_frames {
+            if done(nes) {
+                return true;
+            }
+            let buttons = self.buttons(nes, prev);
+            nes.step(buttons);
+            input.push(buttons);
+            prev = buttons;
+            if nes.unsupported().is_some() {
+                return false;
+            }
+        }
+        false
+    }
+
     fn next(&mut self, s: MenuState, prev: Buttons) -> Buttons {
         match s.game_mode {
             game_mode::LEGAL | game_mode::TITLE => {
@@ -223,6 +250,20 @@ impl MenuDriver {
 mod tests {
     use super::*;
     use crate::view::GameMode;
+
+    #[test]
+    fn drive_until_stops_where_asked() {
+        let mut nes = Nes::power_on();
+        let mut input = Vec::new();
+        let mut driver = MenuDriver::new(GameSetup::a_type(3), 7);
+        assert!(driver.drive_until(&mut nes, &mut input, 5_000, |n| {
+            n.game_mode() == GameMode::LevelMenu
+        }));
+        assert_eq!(nes.game_mode(), GameMode::LevelMenu);
+        assert_eq!(input.len() as u64, nes.frame());
+        assert!(driver.drive_until(&mut nes, &mut input, 5_000, Nes::in_game));
+        assert_eq!(nes.start_level(), 3);
+    }
 
     /// Drives the engine from power-on to the first frame of play.
     fn drive(setup: GameSetup, wait: u64) -> Nes {

@@ -279,6 +279,20 @@ impl Nes {
         self.raw.display_next_piece == 0
     }
 
+    /// The top score the game shows: the first entry of the high-score table of the current game
+    /// type (`highScoreScoresA` or `highScoreScoresB`, BCD, high byte first).
+    #[must_use]
+    pub fn top_score(&self) -> u32 {
+        let start = if self.game_type() == GameType::B {
+            12
+        } else {
+            0
+        };
+        self.raw.high_score_scores[start..start + 3]
+            .iter()
+            .fold(0, |score, &b| score * 100 + bcd(b))
+    }
+
     /// Pieces dealt this game, per type in the ROM's order T J Z O S L I (`statsByType`, BCD).
     #[must_use]
     pub fn piece_counts(&self) -> [u32; 7] {

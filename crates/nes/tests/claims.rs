@@ -37,34 +37,7 @@ macro_rules! on_the_engine {
     )*};
 }
 
-on_the_engine! {
-    frames_per_row,
-    level_29_gravity,
-    fall_timer,
-    opening_delay,
-    das,
-    das_wall_charge,
-    das_carry,
-    down_blocks_shift,
-    shift_blocks_soft_drop,
-    soft_drop,
-    no_hard_drop,
-    tap_rate,
-    spawn_columns,
-    level_29_reach,
-    kill_screen_das,
-    no_wall_kick,
-    next_preview,
-    rng_every_frame,
-    points,
-    points_new_level,
-    score_cap,
-    level_transition,
-    level_transition_rule,
-    entry_delay_by_row,
-    line_clear_delay,
-    start_plus_10,
-}
+facts::for_each_fact!(on_the_engine);
 
 #[test]
 fn lfsr() {

@@ -488,19 +488,25 @@ impl EnvCore {
                 "all_buttons() is for the NES placement environment",
             ));
         };
-        let seqs: Vec<Vec<u8>> = g
-            .placements()
-            .iter()
-            .map(|p| g.inputs(p).iter().map(|b| b.0).collect())
-            .collect();
-        let width = seqs.iter().map(Vec::len).max().unwrap_or(0);
-        let mut flat = vec![0u8; seqs.len() * width];
-        for (row, s) in flat.chunks_mut(width.max(1)).zip(&seqs) {
-            row[..s.len()].copy_from_slice(s);
+        // Each placement's buttons end to end, then padded into rows.
+        let placements = g.placements();
+        let mut all = Vec::new();
+        let mut lens = Vec::with_capacity(placements.len());
+        for p in placements {
+            let before = all.len();
+            g.inputs_into(p, &mut all);
+            lens.push((all.len() - before) as i32);
         }
-        let lens: Vec<i32> = seqs.iter().map(|s| s.len() as i32).collect();
+        let width = lens.iter().copied().max().unwrap_or(0) as usize;
+        let mut flat = vec![0u8; placements.len() * width];
+        let mut at = 0;
+        for (row, &len) in flat.chunks_mut(width.max(1)).zip(&lens) {
+            let len = len as usize;
+            row[..len].copy_from_slice(&all[at..at + len]);
+            at += len;
+        }
         Ok((
-            PyArray1::from_vec(py, flat).reshape([seqs.len(), width])?,
+            PyArray1::from_vec(py, flat).reshape([placements.len(), width])?,
             PyArray1::from_vec(py, lens),
         ))
     }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
-use playfield_ai::nes::{GameConfig, InputModel, PieceState, Placement, Searcher};
+use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
 use playfield_nes::{Buttons, Events, GameType, Nes, game_mode, play_state};
@@ -229,8 +229,10 @@ pub struct PlacementGame {
     pub done: bool,
     /// Frames the active piece has been under control (the input timeline's clock).
     piece_frame: u32,
-    searcher: Searcher,
-    placements: Vec<Placement>,
+    /// The search (the same placements as the AI's searcher, found a row of columns at a time;
+    /// each one's buttons are rebuilt when asked for).
+    searcher: Sweeper,
+    placements: Vec<SweepPlacement>,
     /// For each action, the index in `placements` (or -1).
     action_index: Vec<i16>,
     /// Pieces placed this episode.
@@ -239,7 +241,7 @@ pub struct PlacementGame {
 
 /// The action of a placement.
 #[must_use]
-pub fn placement_action(p: &Placement) -> Option<usize> {
+pub fn placement_action(p: &SweepPlacement) -> Option<usize> {
     let (x, y, o) = (
         usize::from(p.x),
         usize::from(p.y),
@@ -257,7 +259,7 @@ impl Clone for PlacementGame {
             seed: self.seed,
             done: self.done,
             piece_frame: self.piece_frame,
-            searcher: Searcher::new(),
+            searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
             pieces: self.pieces,
@@ -277,7 +279,7 @@ impl PlacementGame {
             seed: 0,
             done: true,
             piece_frame: 0,
-            searcher: Searcher::new(),
+            searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
             pieces: 0,
@@ -332,25 +334,30 @@ impl PlacementGame {
 
     /// The placements of the active piece.
     #[must_use]
-    pub fn placements(&self) -> &[Placement] {
+    pub fn placements(&self) -> &[SweepPlacement] {
         &self.placements
     }
 
     /// The buttons of each frame that play `placement`.
     #[must_use]
-    pub fn inputs(&self, placement: &Placement) -> Vec<Buttons> {
+    pub fn inputs(&self, placement: &SweepPlacement) -> Vec<Buttons> {
         self.searcher.inputs(placement)
+    }
+
+    /// Appends the buttons of each frame that play `placement` to `out`.
+    pub fn inputs_into(&self, placement: &SweepPlacement, out: &mut Vec<u8>) {
+        self.searcher.inputs_into(placement, out);
     }
 
     /// The placement an action stands for, if the action is allowed now.
     #[must_use]
-    pub fn placement_of(&self, action: i64) -> Option<Placement> {
+    pub fn placement_of(&self, action: i64) -> Option<SweepPlacement> {
         let i = *self.action_index.get(usize::try_from(action).ok()?)?;
         (i >= 0).then(|| self.placements[i as usize])
     }
 
     /// Checks an action before stepping.
-    pub fn check_action(&self, action: i64) -> Result<Placement, String> {
+    pub fn check_action(&self, action: i64) -> Result<SweepPlacement, String> {
         if self.game.is_none() {
             return Err("the environment was never reset: call reset() first".to_owned());
         }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 mod support;
 
 use playfield_nes::fm2::InputLine;
-use playfield_nes::{DemoData, GameType, Nes};
+use playfield_nes::{DemoData, Nes};
 use playfield_rom::{Lockstep, LockstepError, Rom, rom_for_tests};
 use playfield_testkit::movies::differential_suite;
 use support::suite::{for_each_movie, listed_names, movie};
@@ -73,22 +73,6 @@ macro_rules! suite_tests {
 }
 
 for_each_movie!(suite_tests);
-
-#[test]
-fn the_suite_covers_every_start_level_and_height() {
-    let suite = differential_suite();
-    assert!(suite.len() >= 20);
-    let frames: usize = suite.iter().map(|m| m.buttons.len()).sum();
-    assert!(frames >= 200_000, "{frames} frames");
-    let levels: std::collections::BTreeSet<u8> = suite.iter().map(|m| m.setup.level).collect();
-    assert_eq!(levels.len(), 20, "every start level 0-19");
-    let heights: std::collections::BTreeSet<u8> = suite
-        .iter()
-        .filter(|m| m.setup.game_type == GameType::B)
-        .map(|m| m.setup.height)
-        .collect();
-    assert_eq!(heights.len(), 6, "every B-type height 0-5");
-}
 
 #[test]
 fn every_generated_movie_has_a_test() {

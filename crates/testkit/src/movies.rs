@@ -624,7 +624,7 @@ mod tests {
     }
 
     #[test]
-    fn suite_covers_what_the_issue_asks() {
+    fn suite_covers_every_start_level_height_music_and_input_style() {
         let suite = differential_suite();
         assert!(suite.len() >= 20);
         let frames: usize = suite.iter().map(|m| m.buttons.len()).sum();

@@ -3,40 +3,13 @@
 //! score, lines, level and the level's colours (`colorTable`, rendered through an NES palette).
 
 use axum::Json;
+use playfield_nes::palette::{level_palette, nes_rgb};
 use playfield_nes::tables::{
     ORIENTATION_HIDDEN, ORIENTATIONS, SPAWN_TABLE, TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY,
     TILE1, TILE2, TILE3,
 };
-use playfield_nes::{Nes, bcd, game_mode, play_state};
+use playfield_nes::{Nes, game_mode, play_state};
 use serde::Serialize;
-
-/// `colorTable` ($984C): the playfield's background palette for levels 0-9 (the game uses
-/// `levelNumber mod 10`): backdrop, colour 1, colour 2, colour 3.
-pub const COLOR_TABLE: [[u8; 4]; 10] = [
-    [0x0F, 0x30, 0x21, 0x12],
-    [0x0F, 0x30, 0x29, 0x1A],
-    [0x0F, 0x30, 0x24, 0x14],
-    [0x0F, 0x30, 0x2A, 0x12],
-    [0x0F, 0x30, 0x2B, 0x15],
-    [0x0F, 0x30, 0x22, 0x2B],
-    [0x0F, 0x30, 0x00, 0x16],
-    [0x0F, 0x30, 0x05, 0x13],
-    [0x0F, 0x30, 0x16, 0x12],
-    [0x0F, 0x30, 0x27, 0x16],
-];
-
-/// The 2C02's 64 colours as sRGB. The NES makes composite video, not RGB, so every table is an
-/// approximation; this is a common, neutral one (the "2C02" palette of several emulators).
-const NES_RGB: [u32; 64] = [
-    0x545454, 0x001E74, 0x081090, 0x300088, 0x440064, 0x5C0030, 0x540400, 0x3C1800, 0x202A00,
-    0x083A00, 0x004000, 0x003C00, 0x00323C, 0x000000, 0x000000, 0x000000, 0x989698, 0x084CC4,
-    0x3032EC, 0x5C1EE4, 0x8814B0, 0xA01464, 0x982220, 0x783C00, 0x545A00, 0x287200, 0x087C00,
-    0x007628, 0x006678, 0x000000, 0x000000, 0x000000, 0xECEEEC, 0x4C9AEC, 0x787CEC, 0xB062EC,
-    0xE454EC, 0xEC58B4, 0xEC6A64, 0xD48820, 0xA0AA00, 0x74C400, 0x4CD020, 0x38CC6C, 0x38B4CC,
-    0x3C3C3C, 0x000000, 0x000000, 0xECEEEC, 0xA8CCEC, 0xBCBCEC, 0xD4B2EC, 0xECAEEC, 0xECAED4,
-    0xECB4B0, 0xE4C490, 0xCCD278, 0xB4DE78, 0xA8E290, 0x98E2B4, 0xA0D6E4, 0xA0A2A0, 0x000000,
-    0x000000,
-];
 
 /// The curtain tile the game-over animation fills the playfield with.
 const TILE_CURTAIN: u8 = 0x4F;
@@ -47,13 +20,14 @@ pub const PIECE_NAMES: [char; 7] = ['T', 'J', 'Z', 'O', 'S', 'L', 'I'];
 /// CSS colour `#rrggbb` of NES palette entry `index` (low 6 bits, as on the PPU).
 #[must_use]
 pub fn css_color(index: u8) -> String {
-    format!("#{:06x}", NES_RGB[usize::from(index & 0x3F)])
+    let [r, g, b] = nes_rgb(index);
+    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 /// The four colours of the playfield at `level`.
 #[must_use]
 pub fn level_colors(level: u8) -> [String; 4] {
-    COLOR_TABLE[usize::from(level % 10)].map(css_color)
+    level_palette(level).map(css_color)
 }
 
 /// The kind of tile the page draws: 0 empty, 1 `$7B` (white with a rim), 2 `$7C` (colour 2),
@@ -123,11 +97,6 @@ fn mode_name(mode: u8) -> &'static str {
     }
 }
 
-/// Pieces of type `t` (0-6) spawned so far, from the BCD statistics.
-fn piece_count(nes: &Nes, t: usize) -> u32 {
-    nes.piece_counts()[t]
-}
-
 impl NesFrame {
     /// The screen of `nes`, with `target` (x, y, orientation) outlined.
     #[must_use]
@@ -160,18 +129,14 @@ impl NesFrame {
         };
         let next = (in_game && nes.raw.next_piece < ORIENTATION_HIDDEN)
             .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw.next_piece)]);
-        let start = if nes.raw.game_type != 0 { 12 } else { 0 };
-        let top_score = nes.raw.high_score_scores[start..start + 3]
-            .iter()
-            .fold(0, |acc, &x| acc * 100 + bcd(x));
         NesFrame {
             frame: nes.frame(),
             mode: mode_name(nes.raw.game_mode),
             level: p.level_number,
             score: p.score_decimal(),
             lines: p.lines_decimal(),
-            top_score,
-            stats: std::array::from_fn(|t| piece_count(nes, t)),
+            top_score: nes.top_score(),
+            stats: nes.piece_counts(),
             colors: level_colors(p.level_number),
             board,
             piece,

@@ -229,22 +229,13 @@ pub fn start_game(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
 #[must_use]
 pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let mut nes = Nes::power_on();
-    let mut menus = config.menu_driver();
     let mut input = Vec::new();
-    let mut prev = Buttons::NONE;
-    for _ in 0..20_000 {
-        if nes.raw.game_mode == game_mode::LEVEL_MENU {
-            return Some((nes, input));
-        }
-        let buttons = menus.buttons(&nes, prev);
-        nes.step(buttons);
-        input.push(buttons);
-        prev = buttons;
-        if nes.unsupported().is_some() {
-            return None;
-        }
-    }
-    None
+    let reached = config
+        .menu_driver()
+        .drive_until(&mut nes, &mut input, 20_000, |n| {
+            n.raw.game_mode == game_mode::LEVEL_MENU
+        });
+    reached.then_some((nes, input))
 }
 
 /// [`start_game`] resumed from `nes`, whose frames so far are `input`: power-on, or the state
@@ -256,29 +247,16 @@ pub fn start_game_from(
     mut input: Vec<Buttons>,
     config: &GameConfig,
 ) -> Option<(Nes, Vec<Buttons>)> {
-    let mut menus = config.menu_driver();
-    let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
-    // The menus take well under 5,000 frames even with the longest wait.
-    for _ in 0..20_000 {
-        if nes.raw.game_mode == game_mode::PLAY
-            && nes.raw.game_mode_state == 2
-            && nes.raw.player1.play_state == play_state::ACTIVE
-        {
-            return Some((nes, input));
-        }
-        let buttons = if nes.raw.game_mode == game_mode::PLAY {
-            Buttons::NONE
-        } else {
-            menus.buttons(&nes, prev)
-        };
-        nes.step(buttons);
-        input.push(buttons);
-        prev = buttons;
-        if nes.unsupported().is_some() {
-            return None;
-        }
-    }
-    None
+    // The menus take well under 5,000 frames even with the longest wait. In play before the
+    // first piece is under control the driver presses nothing.
+    let started = config
+        .menu_driver()
+        .drive_until(&mut nes, &mut input, 20_000, |n| {
+            n.raw.game_mode == game_mode::PLAY
+                && n.raw.game_mode_state == 2
+                && n.raw.player1.play_state == play_state::ACTIVE
+        });
+    started.then_some((nes, input))
 }
 
 /// Plays one game with `player`, calling `observe(buttons, &nes)` after every frame; an `Err`
@@ -291,6 +269,7 @@ pub fn play_game(
     let mut nes = Nes::power_on();
     nes.set_modifiers(playfield_nes::Modifiers {
         double_speed_level: config.double_speed_level,
+        ..playfield_nes::Modifiers::default()
     });
     let mut ws = Workspace::new();
     let mut clears = [0u32; 4];

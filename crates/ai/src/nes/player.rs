@@ -8,6 +8,7 @@ use super::eval::{Weights, board_features, lock_and_clear, lock_height};
 use super::input::InputModel;
 use super::score::ScoreWeights;
 use super::search::{Gravity, PieceState, Placement, Searcher, drop_speed, free_placements};
+use super::sweep::Sweeper;
 
 /// Added to the cost of a placement after which the preview piece has nowhere to lock (the game
 /// would end), so any survivable pair is preferred.
@@ -71,7 +72,9 @@ pub struct Decision {
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub(crate) first: Searcher,
-    second: Searcher,
+    /// The preview's search: only the set of places matters there (the lowest cost over them),
+    /// so the sweep serves, which finds the searcher's set faster.
+    second: Sweeper,
 }
 
 impl Workspace {
@@ -294,6 +297,7 @@ impl Situation {
             self.level,
             playfield_nes::Modifiers {
                 double_speed_level: self.double_speed_level,
+                ..playfield_nes::Modifiers::default()
             },
         )
     }

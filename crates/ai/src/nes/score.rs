@@ -238,6 +238,7 @@ impl Context {
             self.level,
             playfield_nes::Modifiers {
                 double_speed_level: self.double_speed_level,
+                ..playfield_nes::Modifiers::default()
             },
         )
     }

@@ -2,7 +2,7 @@
 //! falling piece, next piece, statistics, top score, score, lines, level, PAUSE.
 
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS, TILE_EMPTY, TILE1, TILE2, TILE3};
-use playfield_nes::{Nes, bcd, game_mode, play_state};
+use playfield_nes::{Nes, game_mode, play_state};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -79,24 +79,6 @@ fn falling_piece(nes: &Nes) -> Option<([(i16, i16); 4], u8)> {
         )
     });
     Some((cells, minos[0].tile))
-}
-
-/// A 6-digit BCD number stored big-endian (the high-score table) as decimal.
-fn bcd3(b: &[u8]) -> u32 {
-    b.iter().fold(0, |acc, &x| acc * 100 + bcd(x))
-}
-
-/// The top score shown by the ROM: the first high-score entry of the current game type.
-#[must_use]
-pub fn top_score(nes: &Nes) -> u32 {
-    let start = if nes.raw.game_type != 0 { 12 } else { 0 };
-    bcd3(&nes.raw.high_score_scores[start..start + 3])
-}
-
-/// How many pieces of type `t` (0-6, T J Z O S L I) have spawned, from the BCD statistics.
-#[must_use]
-pub fn piece_count(nes: &Nes, t: usize) -> u32 {
-    nes.piece_counts()[t]
 }
 
 /// A piece in a 4×3 box (previews and statistics), one line per row.
@@ -192,7 +174,7 @@ fn draw_stats(frame: &mut Frame<'_>, nes: &Nes, area: Rect, colors: &[Color; 4])
         lines.push(Line::from(vec![
             Span::raw(format!("{name} ")),
             tile_span(tile, colors),
-            Span::raw(format!("  {:03}", piece_count(nes, t))),
+            Span::raw(format!("  {:03}", nes.piece_counts()[t])),
         ]));
         lines.push(Line::from(""));
     }
@@ -270,7 +252,7 @@ fn draw_info(
     let p = &nes.raw.player;
     let mut lines = vec![
         Line::from("TOP"),
-        Line::from(format!("{:06}", top_score(nes))),
+        Line::from(format!("{:06}", nes.top_score())),
         Line::from("SCORE"),
         Line::from(format!("{:06}", p.score_decimal())),
         Line::from(""),

@@ -101,6 +101,10 @@ pub fn to_bcd(n: u32) -> u8 {
 
 /// Drives the menus, one press at a time, until the first piece of a game is under control.
 /// Levels 10-19 are chosen with A held on Start, as a player does.
+///
+/// Not `playfield_nes::MenuDriver`: the facts' situations were set up on the pieces this exact
+/// path deals (its frame count on the level menu picks them), and some figures depend on the
+/// piece (how far it reaches, when DAS carries).
 pub fn start_game(c: &mut impl Console, game_type: u8, level: u8) {
     let mut last = Buttons::NONE;
     for _ in 0..5_000 {

@@ -12,6 +12,45 @@ use playfield_nes::{Buttons, Nes, addr, next_rng, play_state};
 
 pub const NAMES: [&str; 7] = ["T", "J", "Z", "O", "S", "L", "I"];
 
+/// Calls `$callback! { fact, ... }` with every fact of this file, so each console's test binary
+/// makes one test per fact, named after it. (Test binaries that only need the helpers leave it
+/// unused.)
+#[allow(unused_macros)]
+macro_rules! for_each_fact {
+    ($callback:ident) => {
+        $callback! {
+            frames_per_row,
+            level_29_gravity,
+            fall_timer,
+            opening_delay,
+            das,
+            das_wall_charge,
+            das_carry,
+            down_blocks_shift,
+            shift_blocks_soft_drop,
+            soft_drop,
+            no_hard_drop,
+            tap_rate,
+            spawn_columns,
+            level_29_reach,
+            kill_screen_das,
+            no_wall_kick,
+            next_preview,
+            rng_every_frame,
+            points,
+            points_new_level,
+            score_cap,
+            level_transition,
+            level_transition_rule,
+            entry_delay_by_row,
+            line_clear_delay,
+            start_plus_10,
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_fact;
+
 /// The document's `frames-per-row`.
 pub fn frames_per_row<C: Console>(game: &impl Fn(u8) -> C) {
     let document = [
