@@ -117,8 +117,6 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
-    /// No lag frames nor crashes (not the ROM; `Nes::set_ignore_lag`).
-    pub(crate) ignore_lag: bool,
     /// The game's RAM variables under their disassembly names. Reading them is safe; writing
     /// them puts the engine in states the ROM may never reach (see [`Ram`]).
     pub raw: Ram,
@@ -194,7 +192,6 @@ impl Nes {
             music_clock: crate::lag::MusicClock::default(),
             crash: None,
             cpu_phase: None,
-            ignore_lag: false,
             raw: Ram::default(),
         }
     }
@@ -361,7 +358,6 @@ impl Nes {
         fresh.demo_data = self.demo_data.take();
         fresh.program = self.program.take();
         fresh.modifiers = self.modifiers;
-        fresh.ignore_lag = self.ignore_lag;
         fresh.music_clock = self.music_clock;
         if warm {
             fresh.raw.high_score_names = self.raw.high_score_names;
@@ -416,12 +412,10 @@ impl Nes {
             let demo = self.demo_data.take();
             let program = self.program.take();
             let modifiers = self.modifiers;
-            let ignore_lag = self.ignore_lag;
             *self = Nes::power_on_region(self.region);
             self.demo_data = demo;
             self.program = program;
             self.modifiers = modifiers;
-            self.ignore_lag = ignore_lag;
         } else if line.command.soft_reset() {
             self.soft_reset();
         }

@@ -152,21 +152,6 @@ impl Nes {
         self.crash
     }
 
-    /// Departs from the ROM (off by default): no lag frames and no crashes at the highest levels,
-    /// every frame's work fitting in its frame as on an infinitely fast console.
-    pub fn set_ignore_lag(&mut self, ignore: bool) {
-        self.ignore_lag = ignore;
-        if ignore {
-            self.lag = None;
-        }
-    }
-
-    /// Whether lag frames and crashes are ignored ([`Nes::set_ignore_lag`]).
-    #[must_use]
-    pub fn ignores_lag(&self) -> bool {
-        self.ignore_lag
-    }
-
     /// Sets how the CPU stands against the PPU at the next frame that can lag, for a caller that
     /// measured it (the ROM comparison tests); otherwise the engine follows what most phases give.
     pub fn set_cpu_phase(&mut self, phase: Option<CpuPhase>) {
@@ -230,7 +215,9 @@ impl Nes {
     #[inline(never)]
     pub(crate) fn play_frame_timed(&mut self, buttons: Buttons) -> Events {
         let level = self.raw.player1.level_number;
-        let on = level >= LAG_AUDIO_FROM_LEVEL && self.region == Region::Ntsc && !self.ignore_lag;
+        let on = level >= LAG_AUDIO_FROM_LEVEL
+            && self.region == Region::Ntsc
+            && !self.modifiers.ignore_lag;
         if !on {
             self.lag = None;
             return self.play_frame_native(buttons);
@@ -433,7 +420,6 @@ impl Nes {
         n.demo_data = self.demo_data.take();
         n.program = self.program.take();
         n.modifiers = self.modifiers;
-        n.ignore_lag = self.ignore_lag;
         n.lag = self.lag.take();
         n.music_clock = self.music_clock;
         n.crash = self.crash;

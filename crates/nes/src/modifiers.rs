@@ -8,6 +8,9 @@ pub struct Modifiers {
     /// line-cap "kill screen ×2", which the BetaTetris benchmark starts at level 39). `None`: the
     /// ROM's gravity.
     pub double_speed_level: Option<u8>,
+    /// No lag frames and no crashes at the highest levels: every frame's work fits in the frame,
+    /// as on an infinitely fast console. `false`: the ROM (see the `lag` module).
+    pub ignore_lag: bool,
 }
 
 /// The score without the ROM's 999,999 cap: the same BCD additions on a copy of the score whose
