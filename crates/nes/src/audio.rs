@@ -252,6 +252,18 @@ fn makes_no_sound<M: Mem>(c: &mut Cpu<'_, M>) {
     mute_audio_and_clear_tri_control(c);
 }
 
+/// `soundEffectSlot2_makesNoSound` called by the game code (`updateAudio2`) on the driver's RAM.
+pub(crate) fn makes_no_sound_on(ram: &mut AudioRam) {
+    let mut mem = AudioMem {
+        ram,
+        prg: None,
+        unknown: false,
+        stray: false,
+    };
+    let mut c = Cpu::new(&mut mem);
+    makes_no_sound(&mut c);
+}
+
 /// `muteAudioAndClearTriControl` ($E247) with its `rts`.
 fn mute_audio_and_clear_tri_control<M: Mem>(c: &mut Cpu<'_, M>) {
     c.jsr(0xE247);

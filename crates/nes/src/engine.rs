@@ -297,10 +297,9 @@ impl Nes {
     /// waits for the next NMI, so no game routine runs in this frame and a button newly pressed
     /// in it is no longer new when the next frame's routines read it.
     ///
-    /// The engine does not predict lag frames itself: the frame's CPU cycle count depends on the
-    /// audio driver and on the console's cycle phase, which it does not model. This is for a
-    /// caller that knows a frame lagged (measured on the ROM, see `playfield-rom`'s lag probe);
-    /// outside play it is the same as [`Nes::step`].
+    /// [`Nes::step`] predicts lag frames itself at the highest levels (see `lag`); this forces
+    /// one, for a caller that knows a frame lagged where the engine does not (measured on the
+    /// ROM, see `playfield-rom`'s lag probe). Outside play it is the same as [`Nes::step`].
     pub fn step_lag_frame(&mut self, buttons: Buttons) -> Events {
         if self.wait != Wait::MainLoop || self.nmi_skip > 0 || self.raw.game_mode != game_mode::PLAY
         {

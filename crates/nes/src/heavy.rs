@@ -338,6 +338,11 @@ impl Run {
         }
     }
 
+    /// Thirds of a cycle from where the run stopped to the next NMI's edge.
+    pub(crate) fn slack_thirds(&self) -> i64 {
+        self.next_edge - 3 * self.cycles as i64
+    }
+
     /// The jump table `switch_s_plus_2a` is reading (where a crash happens).
     pub(crate) fn switch_table(&self) -> u16 {
         self.switch_table

@@ -46,6 +46,11 @@ pub const LAG_FROM_LEVEL: u8 = 100;
 /// [`LAG_FROM_LEVEL`] (a frame raises the level by four at most).
 pub const LAG_AUDIO_FROM_LEVEL: u8 = 90;
 
+/// Cycles by which the phases move a heavy frame's work against the next NMI, with a margin:
+/// the handler starts 8⅓ to 11 cycles after its edge, returns 5 or 8 cycles into the wait loop,
+/// its DMA takes 513 or 514, the frame is 29,780⅓ or ⅔ cycles long.
+const PHASE_SPREAD: i64 = 30;
+
 /// A crash of the game: where and why the ROM's program counter left the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Crash {
@@ -68,6 +73,16 @@ pub enum CrashCause {
         /// The jump table being read.
         table: u16,
     },
+}
+
+impl Crash {
+    /// The instruction the NMI interrupted.
+    #[must_use]
+    pub fn address(&self) -> u16 {
+        match self.cause {
+            CrashCause::NmiInJumpTable { address, .. } => address,
+        }
+    }
 }
 
 impl std::fmt::Display for Crash {
@@ -159,8 +174,21 @@ impl Nes {
         }
     }
 
-    /// `musicStagingNoiseHi` ($068D): 5 while paused.
+    /// `updateAudio2`, called by the game code (`soundEffectSlot2_makesNoSound`): the sound
+    /// effects and the music stop (`LE253` clears `currentlyPlayingMusicTrack`).
+    pub(crate) fn update_audio2(&mut self) {
+        self.music_clock.track = Some(0);
+        if let Some(lag) = &mut self.lag {
+            audio::makes_no_sound_on(&mut lag.audio);
+        }
+    }
+
+    /// `musicStagingNoiseHi` ($068D): 5 while paused. Entering the pause, the frame's call of
+    /// the sound driver plays the pause jingle, not the music.
     pub(crate) fn music_staging_noise_hi(&mut self, v: u8) {
+        if v == 0x05 {
+            self.music_clock.lost += 1;
+        }
         if let Some(lag) = &mut self.lag {
             lag.audio.page[0x0D] = v;
         }
@@ -195,7 +223,8 @@ impl Nes {
             return self.play_frame_native(buttons);
         }
         if self.lag.is_none() {
-            self.start_lag_model();
+            // The level reached it in the last frame, a level-up frame run without the model.
+            self.start_lag_model(self.frame - 1);
         }
         let heavy = level >= LAG_FROM_LEVEL
             && (self.raw.player1.play_state == play_state::UPDATE_LINES
@@ -216,27 +245,25 @@ impl Nes {
         let Some(lag) = &mut self.lag else {
             return;
         };
-        match self.wait {
-            Wait::MainLoop => {
-                let call = audio::update_audio(&mut lag.audio, program.as_deref());
-                lag.music_exact &= call.exact;
-            }
-            // The pause's first wait: the driver plays the pause jingle, not the music.
-            Wait::Pause => self.music_clock.lost += 1,
-            _ => {}
+        // A frame that ends in the pause plays the pause jingle, not the music.
+        if self.wait == Wait::MainLoop {
+            let call = audio::update_audio(&mut lag.audio, program.as_deref());
+            lag.music_exact &= call.exact;
         }
     }
 
-    /// Starts keeping the sound driver's state, at the frame the level reached
-    /// [`LAG_AUDIO_FROM_LEVEL`]: the music caught up from the last track load, and slot 1 playing
-    /// the level-up effect that frame started (the level only rises in a level-up frame).
-    pub(crate) fn start_lag_model(&mut self) {
+    /// Starts keeping the sound driver's state as it is after frame `through` (in which the level
+    /// reached [`LAG_AUDIO_FROM_LEVEL`]): the music caught up from the last track load, and slot
+    /// 1 playing the level-up effect that frame started (the level only rises in a level-up
+    /// frame).
+    pub(crate) fn start_lag_model(&mut self, through: u64) {
         let program = self.program.clone();
         let mut audio = AudioRam::default();
         let mut exact = program.is_some();
         match (self.music_clock.track, program.as_deref()) {
             (Some(track), Some(prg)) if track != 0 => {
-                let calls = (self.frame - self.music_clock.load_frame + 1)
+                let calls = (through + 1)
+                    .saturating_sub(self.music_clock.load_frame)
                     .saturating_sub(self.music_clock.lost - self.music_clock.load_lost);
                 audio.page[0x75] = track;
                 // One music frame per call; no sound effect plays.
@@ -423,6 +450,24 @@ impl Nes {
     /// lag, the NMI in the game's work, crash) under every phase, and a phase that gives the
     /// outcome most of them give.
     fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<CpuPhase> {
+        // Most such frames end far from the next NMI under any phase (the phases move the start
+        // and the edge by a few cycles): one run says so.
+        let nominal = CpuPhase {
+            nmi_delay_thirds: 28,
+            interrupted_beq: false,
+            long_frame: false,
+            dma_odd: false,
+        };
+        let mut run = Run::new(Box::new(*ram), self.program.clone(), nominal);
+        run.push_main_loop_return();
+        if let Stop::Waiting {
+            lag_nmi_next: false,
+            ..
+        } = run.advance(buttons.0).ok()?
+            && run.slack_thirds() > 3 * PHASE_SPREAD
+        {
+            return Some(nominal);
+        }
         let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
         for phase in CpuPhase::all() {
             let mut run = Run::new(Box::new(*ram), self.program.clone(), phase);
@@ -448,6 +493,17 @@ impl Nes {
     }
 }
 
+/// For the ROM comparison tests (`playfield-rom`): the sound driver's RAM ($0680-$06FF) the lag
+/// model starts from if it starts after this frame (the music caught up from its last load).
+#[doc(hidden)]
+#[must_use]
+pub fn probe_music_catch_up(nes: &Nes) -> [u8; 0x80] {
+    let mut n = nes.clone();
+    n.lag = None;
+    n.start_lag_model(n.frame);
+    n.lag.map_or([0; 0x80], |l| l.audio.page)
+}
+
 impl Nes {
     /// The engine's state for [`Nes::ram`]'s export: the sound driver's bytes when kept.
     pub(crate) fn export_audio(&self, ram: &mut [u8; 0x800]) {
@@ -463,7 +519,9 @@ impl Nes {
         {
             self.lag = Some(Box::new(LagModel {
                 audio: AudioRam::from_ram(ram),
-                music_exact: self.program.is_some(),
+                // The driver's RAM is the console's; its calls are exact from here with the
+                // program data (`after_native_frame` and `heavy_frame` clear this without it).
+                music_exact: true,
                 pending: Pending::None,
             }));
         }

@@ -34,8 +34,11 @@
 //! ```
 //!
 //! Known departures from the ROM, none of them traced: audio, sprites and the PPU are not
-//! modelled, nor player 2's playfield, nor lag frames when a frame's work outlasts the frame (the
-//! score loop at the highest levels).
+//! modelled, nor player 2's playfield. Lag frames and crashes at the highest levels (a frame's
+//! work outlasting the frame: the score loop adds the points once per level) are modelled from
+//! level 100 on, cycle by cycle ([`Events::LAG`], [`Events::CRASH`], [`Nes::crash`]); which of
+//! them happen can depend on the console's CPU phase, which the engine cannot know, and on the
+//! music, whose scores it reads from the user's ROM ([`Nes::set_program_data`]). See `lag`.
 
 mod audio;
 mod buttons;
@@ -84,4 +87,5 @@ pub use view::{Board, GameMode, GameType, PlayState};
 pub mod timing_probe {
     pub use crate::audio::probe_update_audio;
     pub use crate::heavy::{HeavyProbe, probe_heavy_frame};
+    pub use crate::lag::probe_music_catch_up;
 }

@@ -8,6 +8,7 @@ const START: u8 = Buttons::START.0;
 impl Nes {
     /// `gameMode_legalScreen`: up to the copy of the screen.
     pub(crate) fn game_mode_legal_screen(&mut self) -> Flow {
+        self.update_audio2();
         self.raw.render_mode = 0;
         Flow::Wait(Wait::LoadDisable(Screen::Legal))
     }
@@ -42,6 +43,7 @@ impl Nes {
 
     /// `gameMode_titleScreen`: up to the copy of the screen.
     pub(crate) fn game_mode_title_screen(&mut self) -> Flow {
+        self.update_audio2();
         self.raw.render_mode = 0;
         self.raw.demo_recording = 0;
         self.raw.display_next_piece = 0;
@@ -102,6 +104,7 @@ impl Nes {
 
     /// `gameMode_levelMenu`: up to the copy of the screen.
     pub(crate) fn game_mode_level_menu(&mut self) -> Flow {
+        self.update_audio2();
         self.raw.render_mode = 1;
         Flow::Wait(Wait::LoadDisable(Screen::LevelMenu))
     }

@@ -9,7 +9,7 @@ pub struct Modifiers {
     /// ROM's gravity.
     pub double_speed_level: Option<u8>,
     /// No lag frames and no crashes at the highest levels: every frame's work fits in the frame,
-    /// as if the console were infinitely fast. `false`: the ROM (see the `lag` module).
+    /// as on an infinitely fast console. `false`: the ROM (see the `lag` module).
     pub ignore_lag: bool,
 }
 

@@ -531,6 +531,7 @@ impl Nes {
             self.raw.player.play_state = play_state::CURTAIN;
             self.raw.player.curtain_row = 0xF0;
             self.sound_effect(0, 0x02);
+            self.update_audio2();
             self.events.add(Events::TOP_OUT);
             return;
         }

@@ -3,6 +3,10 @@
 //! One [`TraceFrame`] per frame `F` (the state after `F` input lines), written as one JSON object
 //! per line with the keys in a fixed order. The gameplay keys are present only while `game_mode`
 //! is 4, because outside play the ROM leaves stale values in them that the engine need not model.
+//!
+//! An engine's trace may end a line with what the engine reported for that frame, which is not
+//! RAM and not compared: `"lag":1` on a lag frame, `"crash":ADDRESS` on the frame the game
+//! crashed (the instruction the NMI interrupted; see [`ANNOTATION_KEYS`]).
 
 use std::fmt::{self, Write as _};
 
@@ -158,6 +162,9 @@ pub const KEYS: [&str; 24] = [
 /// Number of numeric keys (all but `playfield`, the last).
 pub const NUMBER_KEYS: usize = KEYS.len() - 1;
 
+/// Keys an engine's trace may add after [`KEYS`]: its report on the frame, not compared.
+pub const ANNOTATION_KEYS: [&str; 2] = ["lag", "crash"];
+
 impl TraceFrame {
     /// Reads the traced variables from a RAM image ($0000-$07FF) of the state after `frame`
     /// input lines.
@@ -258,6 +265,23 @@ impl TraceFrame {
         }
         if let Some(hex) = self.playfield_hex() {
             let _ = write!(out, ",\"playfield\":\"{hex}\"");
+        }
+        out.push_str("}\n");
+    }
+
+    /// Appends this frame as [`TraceFrame::write_json`] does, ending with the engine's report on
+    /// it: `"lag":1` when it was a lag frame, `"crash":ADDRESS` when the game crashed in it.
+    pub fn write_json_annotated(&self, out: &mut String, lag: bool, crash: Option<u16>) {
+        self.write_json(out);
+        if !lag && crash.is_none() {
+            return;
+        }
+        out.truncate(out.len() - 2); // "}\n"
+        if lag {
+            out.push_str(",\"lag\":1");
+        }
+        if let Some(address) = crash {
+            let _ = write!(out, ",\"crash\":{address}");
         }
         out.push_str("}\n");
     }

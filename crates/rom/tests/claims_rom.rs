@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use playfield_nes::Buttons;
+use playfield_rom::lag::{FrameOutcome, RomLayout};
 use playfield_rom::{Emulator, Rom, rom_for_tests, sha1_hex};
 use support::claims::{Console, start_game};
 use support::facts;
@@ -94,4 +95,72 @@ fn lfsr() {
         console.step(Buttons::NONE);
     }
     assert_eq!(console.ram()[0x17..0x19], [0x89, 0x88]);
+}
+
+/// A run of [`facts::tetris_at_1550_lines`] on the ROM, Down held until the next piece is under
+/// control: (lag frames, crashed).
+fn rom_tetris_at_1550(
+    game: &impl Fn(u8) -> RomConsole,
+    layout: &RomLayout,
+    level: u8,
+    row: u8,
+    frame_counter: u16,
+) -> (usize, bool) {
+    let mut c = game(19);
+    facts::tetris_at_1550_lines(&mut c, level, row, frame_counter);
+    let (mut lags, mut locked) = (0, false);
+    for _ in 0..150 {
+        match c
+            .0
+            .step_probed(layout, Buttons::DOWN)
+            .expect("tetanes runs")
+        {
+            FrameOutcome::Lag { .. } => lags += 1,
+            FrameOutcome::Crash { .. } | FrameOutcome::NoNmi => return (lags, true),
+            FrameOutcome::OnTime { .. } => {}
+        }
+        let play_state = c.ram()[0x68];
+        if play_state >= 2 {
+            locked = true;
+        } else if locked {
+            break;
+        }
+    }
+    (lags, false)
+}
+
+#[test]
+fn crash_around_1550_lines() {
+    // The document: the game breaks down around 1,550 lines, usually freezing, because the score
+    // loop runs once per level. Measured: at 1,550 lines (level 155, 161 or 165 by the start
+    // level) every Tetris's scoring frame outlasts the frame (a lag frame) but none crashes;
+    // the crashes come a few levels later: of these runs at levels 164-170, 52 of 196 crash, the
+    // first at level 166 (about 1,600 lines for a start at 18 or 19): an NMI in the jump-table
+    // routine after the score loop. So "around 1,550 lines" is
+    // where the lag starts and the crashes are near; after a crash the ROM's NMIs stop (a frozen,
+    // black or silent game) or go on with the game stuck (`tests/lag.rs` has the wider picture).
+    let Some(rom) = rom_for_tests() else { return };
+    let layout = RomLayout::from_rom(&rom).expect("the layout is found");
+    let game = rom_game(&rom);
+    let (mut runs, mut lagging, mut crashing) = (0, 0, 0);
+    for level in facts::LEVELS_AT_1550_LINES {
+        for (row, fc) in facts::variants_1550() {
+            let (lags, crashed) = rom_tetris_at_1550(&game, &layout, level, row, fc);
+            runs += 1;
+            lagging += usize::from(lags > 0);
+            crashing += usize::from(crashed);
+        }
+    }
+    let later: Vec<(u8, u8, u16)> = (164u8..=170)
+        .flat_map(|level| facts::variants_1550().map(move |(row, fc)| (level, row, fc)))
+        .filter(|&(level, row, fc)| rom_tetris_at_1550(&game, &layout, level, row, fc).1)
+        .collect();
+    eprintln!(
+        "at 1,550 lines: {runs} runs, {lagging} with lag frames, {crashing} crashes; levels \
+         164-170: {} crashes of 196: {later:?}",
+        later.len()
+    );
+    assert_eq!((lagging, crashing), (runs, 0));
+    assert_eq!(later.len(), 52);
+    assert_eq!(later.iter().map(|c| c.0).min(), Some(166));
 }

@@ -14,11 +14,15 @@
 //! own, where it follows what most phases give, whose agreement is printed and checked against
 //! the thresholds below, every disagreement listed with the outcome the ROM's phase gives.
 //!
+//! A third test compares the engine's run of each frame that adds the points with the ROM's
+//! instructions, address and cycle, for the first cases.
+//!
 //! `PLAYFIELD_LAG_CASES=N` runs N cases instead of the CI's 1,000; `PLAYFIELD_LAG_CASE=K` only
 //! case K; `PLAYFIELD_LAG_VERBOSE=1` prints every case.
 
 use std::sync::Arc;
 
+use playfield_nes::timing_probe::probe_heavy_frame;
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{Buttons, CpuPhase, GameSetup, Nes, ProgramData, Region};
 use playfield_rom::lag::{FrameOutcome, FrameTiming, RomLayout};
@@ -421,4 +425,123 @@ fn high_levels_lag_and_crash_cases() {
         own.lag_equal,
         own.cases
     );
+}
+
+/// An NMI of the ROM, seen in an instruction trace.
+struct TracedNmi {
+    frame: usize,
+    /// Its first instruction's index in the trace.
+    index: usize,
+    cycle: u32,
+    dot: u16,
+    interrupted: u16,
+    ram: [u8; RAM_SIZE],
+    /// The instruction the sprite DMA delays (the handler's `rts`), with the DMA.
+    dma_rts: Option<u32>,
+}
+
+#[test]
+fn heavy_frames_run_as_the_roms_instruction_by_instruction() {
+    // The engine's run of every frame that adds the points (from its NMI to the main loop's next
+    // wait, lag NMIs in the game's work included) against the ROM's instructions, address and
+    // cycle, told the ROM's phase. Where the ROM takes an NMI inside the sound driver, which the
+    // engine runs whole (nothing of the NMI's work touches it), the engine must say the next
+    // frame lags. `PLAYFIELD_LAG_TRACE_CASES=N` (default 60) cases of the test above.
+    let Some(rom) = rom_for_tests() else { return };
+    let prg = ProgramData::from_ines(rom.bytes()).expect("the PRG reads");
+    let base = base_game(&rom);
+    let cases: usize = std::env::var("PLAYFIELD_LAG_TRACE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
+    let mut rng = Rng::new(0x5EED_1A66);
+    let (mut compared, mut failures) = (0, Vec::new());
+    for n in 0..cases {
+        let case = Case::random(&mut rng);
+        let mut e = base.clone();
+        let start = case.ram(&e.ram());
+        e.write_ram_keep_stack(&start);
+        let mut trace: Vec<(u16, u32)> = Vec::new();
+        let mut nmis: Vec<TracedNmi> = Vec::new();
+        for frame in 1..=FRAMES {
+            let r = e.step_traced(case.buttons(frame), |bus, ram| {
+                let (pc, cycle) = (bus.cpu.pc, bus.cpu.cycle);
+                if pc == 0x8005 {
+                    let sp = bus.cpu.sp;
+                    let at = |o: u8| ram[0x100 + usize::from(sp.wrapping_add(o))];
+                    nmis.push(TracedNmi {
+                        frame,
+                        index: trace.len(),
+                        cycle,
+                        dot: bus.ppu.cycle,
+                        interrupted: u16::from_le_bytes([at(2), at(3)]),
+                        ram: *ram,
+                        dma_rts: None,
+                    });
+                }
+                if pc == 0x801E
+                    && let Some(last) = nmis.last_mut()
+                    && last.dma_rts.is_none()
+                {
+                    let rts = trace.iter().rev().find(|(p, _)| *p == 0xAB68);
+                    last.dma_rts = rts.map(|(_, c)| cycle - c);
+                }
+                trace.push((pc, cycle));
+            });
+            if r.is_err() {
+                break;
+            }
+        }
+        for (i, nmi) in nmis.iter().enumerate() {
+            let end = nmis.get(i + 1).map_or(trace.len(), |x| x.index);
+            if !trace[nmi.index..end].iter().any(|(p, _)| *p == 0x9C2D) {
+                continue; // not a frame that adds the points
+            }
+            let Some(next) = nmis.get(i + 1) else {
+                continue;
+            };
+            let edge = |x: &TracedNmi| 3 * i64::from(x.cycle) - (i64::from(x.dot) - 1);
+            let phase = CpuPhase {
+                nmi_delay_thirds: (nmi.dot - 1) as u8,
+                interrupted_beq: nmi.interrupted == 0xAA39,
+                long_frame: edge(next) - edge(nmi) == 89_342,
+                // The `rts` (6 cycles) and the DMA (513 or 514).
+                dma_odd: nmi.dma_rts == Some(520),
+            };
+            let buttons: Vec<u8> = (0..4).map(|k| case.buttons(nmi.frame + k).0).collect();
+            let probe = probe_heavy_frame(&nmi.ram, Some(&prg), phase, &buttons);
+            compared += 1;
+            let rom_part = &trace[nmi.index..];
+            let first_diff = probe
+                .trace
+                .iter()
+                .zip(rom_part)
+                .position(|(&(ep, ec), &(rp, rc))| ep != rp || ec != u64::from(rc - nmi.cycle));
+            let audio_lag = first_diff.is_some_and(|k| {
+                rom_part[k].0 == 0x8005 && (0xE000..=0xEFFF).contains(&probe.trace[k].0)
+            }) && probe
+                .stops
+                .last()
+                .is_some_and(|s| s.contains("lag_nmi_next: true"));
+            if let Some(k) = first_diff.filter(|_| !audio_lag) {
+                failures.push(format!(
+                    "case {n} frame {}: instruction {k}: engine {:04X}@{}, ROM {:04X}@{}",
+                    nmi.frame,
+                    probe.trace[k].0,
+                    probe.trace[k].1,
+                    rom_part[k].0,
+                    rom_part[k].1 - nmi.cycle
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{compared} frames that add the points compared instruction by instruction; {} differ",
+        failures.len()
+    );
+    for f in &failures {
+        eprintln!("  {f}");
+    }
+    assert!(compared > cases, "{compared} frames");
+    assert!(failures.is_empty());
 }

@@ -50,6 +50,10 @@ pub fn parse_trace_line(line: &str) -> Result<TraceFrame, TraceError> {
         } else if !rest.is_empty() {
             return Err(TraceError::Shape("expected `,` between entries"));
         }
+        if playfield_nes::trace::ANNOTATION_KEYS.contains(&key) {
+            // The engine's report on the frame (lag, crash), not RAM: not compared.
+            continue;
+        }
         let index = KEYS
             .iter()
             .position(|k| *k == key)
@@ -263,6 +267,18 @@ mod tests {
                 TraceFrame::from_ram(f, &nes.ram())
             })
             .collect()
+    }
+
+    #[test]
+    fn annotations_are_read_and_not_compared() {
+        let t = &game_trace(300)[299];
+        let mut s = String::new();
+        t.write_json_annotated(&mut s, true, Some(0xAC93));
+        assert!(s.ends_with(",\"lag\":1,\"crash\":44179}\n"), "{s}");
+        assert_eq!(&parse_trace_line(&s).unwrap(), t);
+        let mut plain = String::new();
+        t.write_json_annotated(&mut plain, false, None);
+        assert_eq!(plain, t.to_json_line());
     }
 
     #[test]

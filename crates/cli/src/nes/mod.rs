@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use playfield_nes::DemoData;
+use playfield_nes::{DemoData, ProgramData};
 use playfield_rom::Rom;
 
 pub use watch::run_default;
@@ -72,6 +72,24 @@ pub fn run(cmd: Command) -> Result<()> {
 /// Loads and checks the ROM (its SHA-1 must be Tetris (USA)'s).
 pub(crate) fn load_rom(path: &Path) -> Result<Rom> {
     Rom::load(path).context("--rom")
+}
+
+/// What the engine reads from the user's ROM: the demo's tables and the program bytes (the
+/// music, for lag frames at the highest levels).
+pub(crate) type RomData = (Option<Arc<DemoData>>, Option<Arc<ProgramData>>);
+
+/// The demo's tables and the program bytes from the user's ROM, when one is given; the ROM is
+/// checked first.
+pub(crate) fn rom_data(rom: Option<&PathBuf>) -> Result<RomData> {
+    let Some(path) = rom else {
+        return Ok((None, None));
+    };
+    let rom = load_rom(path)?;
+    let demo =
+        DemoData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
+    let program =
+        ProgramData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
+    Ok((Some(Arc::new(demo)), Some(Arc::new(program))))
 }
 
 /// The demo's tables from the user's ROM, when one is given; the ROM is checked first.

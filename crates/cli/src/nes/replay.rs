@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Nes};
+use playfield_nes::{Buttons, DemoData, Nes, ProgramData};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -31,8 +31,8 @@ pub struct ReplayArgs {
     /// Replay K times (1 to 1,000,000) and print frames per second; a trace is written once.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = int(1, MAX_REPEAT))]
     repeat: u32,
-    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM); its SHA-1 is
-    /// checked.
+    /// Tetris (USA) ROM, read only for the demo's tables and the music, whose timing decides some
+    /// lag frames at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
     /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
@@ -75,32 +75,54 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
             args.movie.display()
         );
     }
-    let demo = super::demo_data(args.rom.as_ref())?;
+    let (demo, program) = super::rom_data(args.rom.as_ref())?;
     if args.watch {
-        return watch(args, movie.lines, demo);
+        return watch(args, movie.lines, demo, program);
     }
 
     let started = Instant::now();
     let mut nes = Nes::power_on();
+    // Lag frames of the first round; the replay stops at a crash, where the engine stops.
+    let mut lag_frames = Vec::new();
     for round in 0..args.repeat {
         nes = Nes::power_on();
         nes.set_demo_data(demo.clone());
+        nes.set_program_data(program.clone());
         match trace.as_mut().filter(|_| round == 0) {
             Some(file) => {
                 let path = file.path().display().to_string();
                 let mut out = BufWriter::new(file.writer());
+                let mut json = String::with_capacity(800);
                 for line in input(&movie, args.frames) {
-                    nes.step_line(&line);
-                    let frame = TraceFrame::from_ram(nes.frame(), &nes.ram());
-                    out.write_all(frame.to_json_line().as_bytes())
+                    let events = nes.step_line(&line);
+                    json.clear();
+                    let crash = nes.crash().filter(|_| events.crashed());
+                    TraceFrame::from_ram(nes.frame(), &nes.ram()).write_json_annotated(
+                        &mut json,
+                        events.lagged(),
+                        crash.map(|c| c.address()),
+                    );
+                    out.write_all(json.as_bytes())
                         .with_context(|| format!("--trace: cannot write {path}"))?;
+                    if events.lagged() {
+                        lag_frames.push(nes.frame());
+                    }
+                    if events.crashed() {
+                        break;
+                    }
                 }
                 out.flush()
                     .with_context(|| format!("--trace: cannot write {path}"))?;
             }
             None => {
                 for line in input(&movie, args.frames) {
-                    nes.step_line(&line);
+                    let events = nes.step_line(&line);
+                    if events.lagged() && round == 0 {
+                        lag_frames.push(nes.frame());
+                    }
+                    if events.crashed() {
+                        break;
+                    }
                 }
             }
         }
@@ -111,6 +133,19 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     }
     let mut out = Out::new();
     print_state(&mut out, &nes)?;
+    out.line(format!("lag frames: {}", lag_frames.len()))?;
+    for frame in &lag_frames {
+        out.line(format!("lag frame: {frame}"))?;
+    }
+    if let Some(crash) = nes.crash() {
+        out.line(format!("crash: {crash}"))?;
+    }
+    if !nes.lag_model_exact() {
+        out.line(
+            "lag model: the music's timing was estimated (give the ROM with --rom or \
+             $PLAYFIELD_ROM for it)",
+        )?;
+    }
     let frames = args.frames.unwrap_or(movie.lines.len() as u64);
     if args.repeat > 1 || args.frames.is_some() && args.trace.is_none() {
         out.line(format!(
@@ -131,9 +166,15 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
 }
 
 /// `nes replay --watch`: the movie in the terminal view.
-fn watch(args: &ReplayArgs, input: Vec<InputLine>, demo: Option<Arc<DemoData>>) -> Result<()> {
+fn watch(
+    args: &ReplayArgs,
+    input: Vec<InputLine>,
+    demo: Option<Arc<DemoData>>,
+    program: Option<Arc<ProgramData>>,
+) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
+    nes.set_program_data(program);
     let name = args.movie.file_name().map_or_else(
         || args.movie.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

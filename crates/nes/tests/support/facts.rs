@@ -817,3 +817,51 @@ pub fn start_plus_10<C: Console>(game: &impl Fn(u8) -> C) {
         assert_eq!(c.ram()[addr::PLAYER1 + START_LEVEL], level);
     }
 }
+
+/// The situation of the document's `crash-around-1550-lines`: 1,550 lines at `level`, the score
+/// at its cap (every player who gets there has reached 999,999), four rows full but for column
+/// 0 at the bottom and a vertical I above them at `start_row`, the frame counter at
+/// `frame_counter`. Holding Down, the I drops, locks and clears a Tetris; the frame after the
+/// clear animation adds its points `level + 1` times. The caller steps the console (holding Down)
+/// and watches for lag frames and a crash its own way.
+pub fn tetris_at_1550_lines(c: &mut impl Console, level: u8, start_row: u8, frame_counter: u16) {
+    clear_playfield(c);
+    fill(
+        c,
+        (16..20).flat_map(|row| (1..10).map(move |col| (row, col))),
+    );
+    poke_player(
+        c,
+        &[
+            (TETRIMINO_X, 0),
+            (TETRIMINO_Y, start_row),
+            (CURRENT_PIECE, 0x11),
+            (LEVEL_NUMBER, level),
+            (FALL_TIMER, 0),
+            (PLAY_STATE, play_state::ACTIVE),
+            (AUTOREPEAT_Y, 0),
+            (0x0F, 0), // holdDownPoints
+            (LINES, 0x50),
+            (LINES + 1, 15),
+            (SCORE, 0x99),
+            (SCORE + 1, 0x99),
+            (SCORE + 2, 0x99),
+            (COMPLETED_LINES, 0),
+        ],
+    );
+    let [lo, hi] = frame_counter.to_le_bytes();
+    c.poke(&[
+        (addr::FRAME_COUNTER, lo),
+        (addr::FRAME_COUNTER + 1, hi),
+        (addr::DISPLAY_NEXT_PIECE, 0),
+    ]);
+}
+
+/// The levels a game has at 1,550 lines: started at 0-9, at 18 or 19, at 29 (the level rises at
+/// every tenth line once lines / 10 passes it).
+pub const LEVELS_AT_1550_LINES: [u8; 3] = [155, 161, 165];
+
+/// Runs of [`tetris_at_1550_lines`]: each start row from 2 to 15 at two frame-counter phases.
+pub fn variants_1550() -> impl Iterator<Item = (u8, u16)> {
+    (2u8..=15).flat_map(|row| [(row, 0x1234u16), (row, 0x5679)])
+}
