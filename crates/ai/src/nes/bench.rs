@@ -373,6 +373,7 @@ pub fn end_text(end: &GameEnd) -> String {
         GameEnd::LineCap => "line cap".to_owned(),
         GameEnd::FrameCap => "frame cap".to_owned(),
         GameEnd::BTypeComplete => "B-type complete".to_owned(),
+        GameEnd::Crash(why) => format!("crash: {why}"),
         GameEnd::Unsupported(why) => format!("engine stopped: {why}"),
         GameEnd::Stopped(why) => format!("stopped: {why}"),
         GameEnd::Mismatch(why) => format!("search/engine mismatch: {why}"),

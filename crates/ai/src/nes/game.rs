@@ -128,6 +128,8 @@ pub enum GameEnd {
     FrameCap,
     /// A B-type game cleared its 25 lines.
     BTypeComplete,
+    /// The game crashed, as the ROM does at the highest levels (`playfield_nes::Crash`).
+    Crash(String),
     /// The engine stopped at a state it does not model.
     Unsupported(String),
     /// The frame observer (e.g. the ROM in lockstep) stopped the game.
@@ -300,6 +302,9 @@ pub fn play_game(
         }
         if let Some(why) = nes.unsupported() {
             break GameEnd::Unsupported(why.to_owned());
+        }
+        if let Some(crash) = nes.crash() {
+            break GameEnd::Crash(crash.to_string());
         }
         if events.has(Events::TOP_OUT) {
             break GameEnd::TopOut;
