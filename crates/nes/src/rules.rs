@@ -291,13 +291,27 @@ fn add_points_repeatedly(score: &mut [u8; 3], points: u16, count: u8, millions: 
             sum % 1_000_000
         }
     };
-    let to_bcd = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
+    let high = total / 10_000;
+    let rest = total - high * 10_000;
+    let middle = rest / 100;
+    let low = rest - middle * 100;
     *score = [
-        to_bcd(total % 100),
-        to_bcd(total / 100 % 100),
-        to_bcd(total / 10_000),
+        TWO_DIGITS_BCD[low as usize],
+        TWO_DIGITS_BCD[middle as usize],
+        TWO_DIGITS_BCD[high as usize],
     ];
 }
+
+/// 0 to 99 as a BCD byte (a table: a score is converted at every line clear).
+static TWO_DIGITS_BCD: [u8; 100] = {
+    let mut table = [0u8; 100];
+    let mut n = 0;
+    while n < 100 {
+        table[n] = (((n / 10) << 4) | (n % 10)) as u8;
+        n += 1;
+    }
+    table
+};
 
 /// The ROM's score loop, pass by pass; with `millions`, the top byte's overflow is carried there
 /// instead of capping (the uncapped score).
