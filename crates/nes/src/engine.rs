@@ -206,12 +206,12 @@ impl Nes {
                 Wait::MainLoop
                     if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 =>
                 {
-                    if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL
-                        || self.lag.is_some()
+                    if self.lag.is_none()
+                        && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
                     {
-                        return self.play_frame_timed(buttons);
+                        return self.play_frame(buttons);
                     }
-                    return self.play_frame(buttons);
+                    return self.play_frame_timed(buttons);
                 }
                 Wait::Pause if self.raw.game_mode != game_mode::DEMO => {
                     // A paused frame (render mode 0): the NMI, then the pause loop looks for
@@ -742,23 +742,28 @@ impl Nes {
     }
 }
 
-/// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`.
+/// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`, looked up (every frame of
+/// play runs it).
 #[inline(always)]
 fn vram_row_after_upload(vram_row: u8) -> u8 {
-    if vram_row <= 0x14 {
-        // The four passes of the loop below, at once, for the rows of the playfield.
-        return if vram_row + 4 >= 0x14 {
-            0x20
-        } else {
-            vram_row + 4
-        };
-    }
-    vram_row_after_upload_by_row(vram_row)
+    VRAM_ROW_AFTER_UPLOAD[usize::from(vram_row)]
 }
 
+/// [`vram_row_after_upload_by_row`] for every byte of `vramRow`.
+static VRAM_ROW_AFTER_UPLOAD: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        table[v] = vram_row_after_upload_by_row(v as u8);
+        v += 1;
+    }
+    table
+};
+
 /// `vramRow` after the four calls, one at a time.
-fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
-    for _ in 0..4 {
+const fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
+    let mut call = 0;
+    while call < 4 {
         // copyPlayfieldRowToVRAM: `cpx #$15; bpl @ret` is a signed test.
         if (vram_row.wrapping_sub(0x15) as i8) >= 0 {
             break;
@@ -767,6 +772,7 @@ fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
         if (vram_row.wrapping_sub(0x14) as i8) >= 0 {
             vram_row = 0x20;
         }
+        call += 1;
     }
     vram_row
 }
@@ -782,7 +788,7 @@ pub const fn next_rng(seed: u16) -> u16 {
 mod tests {
     use super::*;
 
-    /// The shortcut for the playfield's rows equals the four calls at every byte of `vramRow`.
+    /// The table equals the four calls at every byte of `vramRow`.
     #[test]
     fn vram_row_upload_shortcut_equals_the_calls() {
         for vram_row in 0..=255u8 {

@@ -71,20 +71,16 @@ impl Nes {
             }
             None => self.make_player1_active(),
         }
-        // The play states that write nothing of the block this frame: the line-clear animation
-        // (run by the NMI) and the routines still waiting for the playfield upload. After them,
-        // `savePlayer1State` copies a block equal to its destination, which is left as it is
-        // (copying it would meet the same stall as above).
-        let untouched = player1_before_nmi.is_some()
-            && match self.raw.player.play_state {
-                4 | 9 => true,
-                3 | 8 => (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0,
-                _ => false,
-            };
+        // The play states of every frame of a game but its end (the active piece, its lock, the
+        // row checks, the line-clear animation run by the NMI, the lines and score, the spawn)
+        // write each byte of the block in both copies (`store_player`), so `savePlayer1State`
+        // then copies a block equal to its destination, and is left out: a wide copy just after
+        // single-byte stores stalls.
+        let kept_equal = matches!(self.raw.player.play_state, 1..=9);
         if let Some(flow) = self.branch_on_play_state() {
             return flow;
         }
-        let a = if untouched {
+        let a = if kept_equal {
             debug_assert_eq!(self.raw.player, self.raw.player1);
             self.next_piece_sprite_a()
         } else {
@@ -327,6 +323,15 @@ impl Nes {
         self.next_piece_sprite_a()
     }
 
+    /// A store of the play states 1 to 9 into the active player's block, made in `player1`
+    /// too: after `makePlayer1Active` the two are equal, so they stay equal and
+    /// `savePlayer1State` has nothing to copy (see `run_play_states`).
+    #[inline(always)]
+    fn store_player(&mut self, write: impl Fn(&mut PlayerVars)) {
+        write(&mut self.raw.player);
+        write(&mut self.raw.player1);
+    }
+
     /// `stageSpriteForNextPiece` leaves $FF in A (`loadSpriteIntoOamStaging`) or
     /// `displayNextPiece`.
     #[inline(always)]
@@ -358,7 +363,7 @@ impl Nes {
             4 | 9 => {}
             5 => self.play_state_update_lines_and_statistics(),
             6 => return self.play_state_b_type_goal_check(),
-            7 => self.raw.player.play_state += 1,
+            7 => self.store_player(|p| p.play_state += 1),
             8 => self.play_state_spawn_next_tetrimino(),
             10 => return self.play_state_update_game_over_curtain(),
             11 => self.raw.player.play_state += 1,
@@ -379,6 +384,13 @@ impl Nes {
         )
     }
 
+    /// `isPositionValid` for the active piece moved to `x`, `y` in orientation `piece` (the
+    /// routines test a move before they store it).
+    #[inline]
+    fn is_position_valid_at(&self, x: u8, y: u8, piece: u8) -> bool {
+        rules::is_position_valid(&self.raw.playfield, x, y, piece)
+    }
+
     /// `shift_tetrimino`: DAS.
     fn shift_tetrimino(&mut self) {
         let held = self.raw.held_buttons;
@@ -387,42 +399,39 @@ impl Nes {
         }
         let lr = Buttons::LEFT.0 | Buttons::RIGHT.0;
         if self.raw.newly_pressed_buttons & lr != 0 {
-            self.raw.player.autorepeat_x = 0;
+            self.store_player(|p| p.autorepeat_x = 0);
         } else {
             if held & lr == 0 {
                 return;
             }
-            self.raw.player.autorepeat_x = self.raw.player.autorepeat_x.wrapping_add(1);
-            if (self
-                .raw
-                .player
-                .autorepeat_x
-                .wrapping_sub(self.region.das_reset()) as i8)
-                < 0
-            {
+            let autorepeat_x = self.raw.player.autorepeat_x.wrapping_add(1);
+            if (autorepeat_x.wrapping_sub(self.region.das_reset()) as i8) < 0 {
+                self.store_player(|p| p.autorepeat_x = autorepeat_x);
                 return;
             }
-            self.raw.player.autorepeat_x = self.region.das_delay();
+            let delay = self.region.das_delay();
+            self.store_player(|p| p.autorepeat_x = delay);
         }
-        let original_x = self.raw.player.tetrimino_x;
-        if held & Buttons::RIGHT.0 != 0 {
-            self.raw.player.tetrimino_x = original_x.wrapping_add(1);
+        let p = &self.raw.player;
+        let x = if held & Buttons::RIGHT.0 != 0 {
+            p.tetrimino_x.wrapping_add(1)
         } else if held & Buttons::LEFT.0 != 0 {
-            self.raw.player.tetrimino_x = original_x.wrapping_sub(1);
+            p.tetrimino_x.wrapping_sub(1)
         } else {
             return;
-        }
-        if !self.is_position_valid() {
-            self.raw.player.tetrimino_x = original_x;
-            self.raw.player.autorepeat_x = self.region.das_reset();
-        } else {
+        };
+        if self.is_position_valid_at(x, p.tetrimino_y, p.current_piece) {
+            self.store_player(|p| p.tetrimino_x = x);
             self.sound_effect(1, 0x03);
+        } else {
+            let reset = self.region.das_reset();
+            self.store_player(|p| p.autorepeat_x = reset);
         }
     }
 
     /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
     fn rotate_tetrimino(&mut self) {
-        let original = self.raw.player.current_piece;
+        let p = &self.raw.player;
         let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
             1
         } else if self.raw.newly_pressed_buttons & Buttons::B.0 != 0 {
@@ -430,10 +439,9 @@ impl Nes {
         } else {
             return;
         };
-        self.raw.player.current_piece = ROTATION_TABLE[usize::from(original)][column];
-        if !self.is_position_valid() {
-            self.raw.player.current_piece = original;
-        } else {
+        let piece = ROTATION_TABLE[usize::from(p.current_piece)][column];
+        if self.is_position_valid_at(p.tetrimino_x, p.tetrimino_y, piece) {
+            self.store_player(|p| p.current_piece = piece);
             self.sound_effect(1, 0x05);
         }
     }
@@ -447,7 +455,8 @@ impl Nes {
             && self.raw.player.level_number >= level
         {
             for _ in 0..2 {
-                self.raw.player.fall_timer = self.drop_speed_for_level();
+                let speed = self.drop_speed_for_level();
+                self.store_player(|p| p.fall_timer = speed);
                 self.drop_tetrimino_actual();
             }
         }
@@ -466,34 +475,41 @@ impl Nes {
 
     /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
     fn drop_tetrimino_actual(&mut self) {
-        let p = &mut self.raw.player;
         let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
-        if (p.autorepeat_y as i8) < 0 {
+        let mut autorepeat_y = self.raw.player.autorepeat_y;
+        if (autorepeat_y as i8) < 0 {
             // The opening delay: only a Down press ends it early.
             if self.raw.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
-                p.autorepeat_y = p.autorepeat_y.wrapping_add(1);
+                self.store_player(|p| p.autorepeat_y = autorepeat_y.wrapping_add(1));
                 return;
             }
-            p.autorepeat_y = 0;
+            autorepeat_y = 0;
+            self.store_player(|p| p.autorepeat_y = 0);
         }
-        if p.autorepeat_y == 0 {
+        if autorepeat_y == 0 {
             // @playing: a soft drop starts on a fresh Down press without Left or Right held.
             if self.raw.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
                 && self.raw.newly_pressed_buttons & dpad == Buttons::DOWN.0
             {
-                p.autorepeat_y = 1;
+                self.store_player(|p| p.autorepeat_y = 1);
             }
         } else if self.raw.held_buttons & dpad != Buttons::DOWN.0 {
-            p.autorepeat_y = 0;
-            p.hold_down_points = 0;
+            self.store_player(|p| {
+                p.autorepeat_y = 0;
+                p.hold_down_points = 0;
+            });
         } else {
-            p.autorepeat_y = p.autorepeat_y.wrapping_add(1);
-            if p.autorepeat_y >= 3 {
-                p.autorepeat_y = 1;
-                p.hold_down_points = p.hold_down_points.wrapping_add(1);
+            let autorepeat_y = autorepeat_y.wrapping_add(1);
+            if autorepeat_y >= 3 {
+                let points = self.raw.player.hold_down_points.wrapping_add(1);
+                self.store_player(|p| {
+                    p.autorepeat_y = 1;
+                    p.hold_down_points = points;
+                });
                 self.drop();
                 return;
             }
+            self.store_player(|p| p.autorepeat_y = autorepeat_y);
         }
         // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
         self.raw.drop_speed = self.drop_speed_for_level();
@@ -504,14 +520,19 @@ impl Nes {
 
     /// `@drop`: one row down, or lock when blocked.
     fn drop(&mut self) {
-        self.raw.player.fall_timer = 0;
-        let original_y = self.raw.player.tetrimino_y;
-        self.raw.player.tetrimino_y = original_y.wrapping_add(1);
-        if self.is_position_valid() {
+        let p = &self.raw.player;
+        let y = p.tetrimino_y.wrapping_add(1);
+        if self.is_position_valid_at(p.tetrimino_x, y, p.current_piece) {
+            self.store_player(|p| {
+                p.fall_timer = 0;
+                p.tetrimino_y = y;
+            });
             return;
         }
-        self.raw.player.tetrimino_y = original_y;
-        self.raw.player.play_state = play_state::LOCK;
+        self.store_player(|p| {
+            p.fall_timer = 0;
+            p.play_state = play_state::LOCK;
+        });
         self.update_playfield();
     }
 
@@ -520,7 +541,7 @@ impl Nes {
         let row = self.raw.player.tetrimino_y.wrapping_sub(2);
         let row = if (row as i8) < 0 { 0 } else { row };
         if (row.wrapping_sub(self.raw.player.vram_row) as i8) < 0 {
-            self.raw.player.vram_row = row;
+            self.store_player(|p| p.vram_row = row);
         }
     }
 
@@ -528,8 +549,10 @@ impl Nes {
     fn play_state_lock_tetrimino(&mut self) {
         if !self.is_position_valid() {
             // The piece overlaps the stack: the game is over and the curtain comes down.
-            self.raw.player.play_state = play_state::CURTAIN;
-            self.raw.player.curtain_row = 0xF0;
+            self.store_player(|p| {
+                p.play_state = play_state::CURTAIN;
+                p.curtain_row = 0xF0;
+            });
             self.sound_effect(0, 0x02);
             self.update_audio2();
             self.events.add(Events::TOP_OUT);
@@ -545,10 +568,10 @@ impl Nes {
             p.tetrimino_y,
             p.current_piece,
         );
-        self.raw.player.line_index = 0;
+        self.store_player(|p| p.line_index = 0);
         self.update_playfield();
         self.update_music_speed();
-        self.raw.player.play_state += 1;
+        self.store_player(|p| p.play_state += 1);
         self.events.add(Events::LOCK);
     }
 
@@ -560,16 +583,23 @@ impl Nes {
         let row = rules::first_row_checked(self.raw.player.tetrimino_y)
             .wrapping_add(self.raw.player.line_index);
         let line_index = usize::from(self.raw.player.line_index & 3);
+        let next_index = self.raw.player.line_index.wrapping_add(1);
         if rules::clear_row_if_complete(&mut self.raw.playfield, row) {
             self.sound_effect(1, 0x0A);
-            self.raw.player.completed_lines = self.raw.player.completed_lines.wrapping_add(1);
-            self.raw.player.completed_row[line_index] = row;
-            self.raw.player.current_piece = ORIENTATION_HIDDEN;
+            let completed = self.raw.player.completed_lines.wrapping_add(1);
+            self.store_player(|p| {
+                p.completed_lines = completed;
+                p.completed_row[line_index] = row;
+                p.current_piece = ORIENTATION_HIDDEN;
+                p.line_index = next_index;
+            });
         } else {
-            self.raw.player.completed_row[line_index] = 0;
+            self.store_player(|p| {
+                p.completed_row[line_index] = 0;
+                p.line_index = next_index;
+            });
         }
-        self.raw.player.line_index = self.raw.player.line_index.wrapping_add(1);
-        if (self.raw.player.line_index.wrapping_sub(4) as i8) < 0 {
+        if (next_index.wrapping_sub(4) as i8) < 0 {
             return;
         }
         let cleared = usize::from(self.raw.player.completed_lines).min(4);
@@ -577,14 +607,18 @@ impl Nes {
             .raw
             .pending_garbage_inactive_player
             .wrapping_add(GARBAGE_LINES[cleared]);
-        self.raw.player.vram_row = 0;
-        self.raw.player.row_y = 0;
-        if self.raw.player.completed_lines == 4 {
+        let completed = self.raw.player.completed_lines;
+        // Past the line-clear animation to the lines' update when no row was complete.
+        let next_state = self.raw.player.play_state + if completed == 0 { 2 } else { 1 };
+        self.store_player(|p| {
+            p.vram_row = 0;
+            p.row_y = 0;
+            p.play_state = next_state;
+        });
+        if completed == 4 {
             self.sound_effect(1, 0x04);
         }
-        self.raw.player.play_state += 1;
-        if self.raw.player.completed_lines == 0 {
-            self.raw.player.play_state += 1;
+        if completed == 0 {
             self.sound_effect(1, 0x07);
         }
     }
@@ -618,19 +652,25 @@ impl Nes {
     /// B-type: `lines` counts down; the subtraction is binary on the low byte only.
     fn b_type_subtract_lines(&mut self, completed: u8) {
         let lines = self.raw.player.lines[0].wrapping_sub(completed);
-        if (lines as i8) < 0 {
-            self.raw.player.lines[0] = 0;
+        let lines = if (lines as i8) < 0 {
+            0
         } else if lines & 0x0F >= 0x0A {
-            self.raw.player.lines[0] = lines.wrapping_sub(6);
+            lines.wrapping_sub(6)
         } else {
-            self.raw.player.lines[0] = lines;
-        }
+            lines
+        };
+        self.store_player(|p| p.lines[0] = lines);
     }
 
     /// `incrementLines`: one line, BCD, and the level check on every tenth line.
     fn increment_lines(&mut self) {
-        let p = &mut self.raw.player;
-        if rules::increment_lines(&mut p.lines, &mut p.level_number) {
+        let (mut lines, mut level) = (self.raw.player.lines, self.raw.player.level_number);
+        let level_up = rules::increment_lines(&mut lines, &mut level);
+        self.store_player(|p| {
+            p.lines = lines;
+            p.level_number = level;
+        });
+        if level_up {
             self.sound_effect(1, 0x06);
             self.raw.out_of_date_render_flags |= 0x02;
             self.events.add(Events::LEVEL_UP);
@@ -642,7 +682,9 @@ impl Nes {
     fn add_hold_down_points(&mut self) {
         let points = self.raw.player.hold_down_points;
         rules::add_hold_down_points(&mut self.score_uncapped.low, points);
-        if rules::add_hold_down_points(&mut self.raw.player.score, points) {
+        let mut score = self.raw.player.score;
+        if rules::add_hold_down_points(&mut score, points) {
+            self.store_player(|p| p.score = score);
             self.raw.out_of_date_render_flags |= 0x04;
         }
     }
@@ -650,8 +692,7 @@ impl Nes {
     /// `addLineClearPoints` ([`rules::add_line_clear_points`]: capped at 999,999), and the same
     /// points on the score without the cap.
     fn add_line_clear_points(&mut self) {
-        let p = &mut self.raw.player;
-        p.hold_down_points = 0;
+        let p = &self.raw.player;
         let uncapped = &mut self.score_uncapped;
         rules::add_line_clear_points(
             &mut uncapped.low,
@@ -659,16 +700,22 @@ impl Nes {
             p.level_number,
             Some(&mut uncapped.millions),
         );
-        rules::add_line_clear_points(&mut p.score, p.completed_lines, p.level_number, None);
+        let mut score = p.score;
+        rules::add_line_clear_points(&mut score, p.completed_lines, p.level_number, None);
+        let next_state = p.play_state + 1;
+        self.store_player(|p| {
+            p.hold_down_points = 0;
+            p.score = score;
+            p.completed_lines = 0;
+            p.play_state = next_state;
+        });
         self.raw.out_of_date_render_flags |= 0x04;
-        p.completed_lines = 0;
-        p.play_state += 1;
     }
 
     /// `playState_bTypeGoalCheck`.
     fn play_state_b_type_goal_check(&mut self) -> Option<Flow> {
         if self.raw.game_type == 0 || self.raw.player.lines[0] != 0 {
-            self.raw.player.play_state += 1;
+            self.store_player(|p| p.play_state += 1);
             return None;
         }
         self.events.add(Events::B_TYPE_GOAL);
@@ -681,19 +728,20 @@ impl Nes {
             return;
         }
         self.raw.two_player_piece_delay_counter = 0;
-        let p = &mut self.raw.player;
-        p.fall_timer = 0;
-        p.tetrimino_y = 0;
-        p.play_state = play_state::ACTIVE;
-        p.tetrimino_x = 5;
         let spawn = SPAWN_ORIENTATION_FROM_ORIENTATION
             .get(usize::from(self.raw.next_piece))
             .copied()
             .unwrap_or(ORIENTATION_HIDDEN);
-        p.current_piece = spawn;
+        self.store_player(|p| {
+            p.fall_timer = 0;
+            p.tetrimino_y = 0;
+            p.play_state = play_state::ACTIVE;
+            p.tetrimino_x = 5;
+            p.current_piece = spawn;
+            p.autorepeat_y = 0;
+        });
         self.increment_piece_stat(spawn);
         self.raw.next_piece = self.choose_next_tetrimino();
-        self.raw.player.autorepeat_y = 0;
         self.events.add(Events::SPAWN);
     }
 

@@ -3,7 +3,11 @@
 //! update and `savePlayer1State` copies it back, so both are kept here, byte for byte.
 
 /// One copy of the player block (`tetriminoX` .. `garbageHole` and the unused bytes after it).
+///
+/// Laid out as the ROM's 32 bytes: the bytes written in most frames of play come first, so the
+/// 16 bytes after them are rarely stored one by one just before the block is read whole.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct PlayerVars {
     /// `tetriminoX` (+$00): column of the piece's centre, 0-9.
     pub tetrimino_x: u8,

@@ -158,11 +158,7 @@ pub fn add_line_clear_points(
     millions: Option<&mut u32>,
 ) {
     let points = POINTS_TABLE[usize::from(completed).min(4)];
-    let count = level.wrapping_add(1);
-    match millions {
-        None => *score = add_points_repeatedly(*score, points, count),
-        Some(m) => add_points_loop(score, points, count, Some(m)),
-    }
+    add_points_repeatedly(score, points, level.wrapping_add(1), millions);
 }
 
 /// The points a clear of `completed` rows adds at `level` without the 999,999 cap:
@@ -271,29 +267,51 @@ static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
 };
 
 /// The score loop of `addLineClearPoints`: adds the BCD `points` to the BCD `score` `count` times
-/// (256 times when `count` is 0), capping at 999,999 whenever the top digit passes 9.
+/// (256 times when `count` is 0), capping at 999,999 whenever the top digit passes 9, or with
+/// `millions` carrying the top digit's overflow there (the uncapped score).
 ///
 /// On a score of decimal digits, which is every score a game reaches, the loop's BCD additions
-/// are exact and a capped score stays capped, so the result is the capped sum, computed at once
-/// (the level makes the loop up to 256 passes long). Any other bytes take the ROM's loop.
-fn add_points_repeatedly(score: [u8; 3], points: u16, count: u8) -> [u8; 3] {
+/// are exact and a capped score stays capped, so the result is the sum, computed at once (the
+/// level makes the loop up to 256 passes long, the game's costliest routine in time). Any other
+/// bytes take the ROM's loop.
+fn add_points_repeatedly(score: &mut [u8; 3], points: u16, count: u8, millions: Option<&mut u32>) {
     let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
     if !decimal_digits || points & 0x0F != 0 {
-        let mut score = score;
-        add_points_loop(&mut score, points, count, None);
-        return score;
+        add_points_loop(score, points, count, millions);
+        return;
     }
     let times = if count == 0 { 256 } else { u32::from(count) };
     let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
     let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
-    let total = (value + points * times).min(999_999);
-    let to_bcd = |n: u32| (((n / 10) << 4) | (n % 10)) as u8;
-    [
-        to_bcd(total % 100),
-        to_bcd(total / 100 % 100),
-        to_bcd(total / 10_000),
-    ]
+    let sum = value + points * times;
+    let total = match millions {
+        None => sum.min(999_999),
+        Some(m) => {
+            *m += sum / 1_000_000;
+            sum % 1_000_000
+        }
+    };
+    let high = total / 10_000;
+    let rest = total - high * 10_000;
+    let middle = rest / 100;
+    let low = rest - middle * 100;
+    *score = [
+        TWO_DIGITS_BCD[low as usize],
+        TWO_DIGITS_BCD[middle as usize],
+        TWO_DIGITS_BCD[high as usize],
+    ];
 }
+
+/// 0 to 99 as a BCD byte (a table: a score is converted at every line clear).
+static TWO_DIGITS_BCD: [u8; 100] = {
+    let mut table = [0u8; 100];
+    let mut n = 0;
+    while n < 100 {
+        table[n] = (((n / 10) << 4) | (n % 10)) as u8;
+        n += 1;
+    }
+    table
+};
 
 /// The ROM's score loop, pass by pass; with `millions`, the top byte's overflow is carried there
 /// instead of capping (the uncapped score).
@@ -356,10 +374,26 @@ mod score_loop_tests {
                 for count in 0..=255u8 {
                     let mut looped = score;
                     add_points_loop(&mut looped, points, count, None);
+                    let mut computed = score;
+                    add_points_repeatedly(&mut computed, points, count, None);
                     assert_eq!(
-                        add_points_repeatedly(score, points, count),
-                        looped,
+                        computed, looped,
                         "score {value}, points {points:#x}, count {count}"
+                    );
+                    // The uncapped score: the same sum, its overflow counted in millions.
+                    let (mut looped, mut looped_millions) = (score, 7);
+                    add_points_loop(&mut looped, points, count, Some(&mut looped_millions));
+                    let (mut computed, mut computed_millions) = (score, 7);
+                    add_points_repeatedly(
+                        &mut computed,
+                        points,
+                        count,
+                        Some(&mut computed_millions),
+                    );
+                    assert_eq!(
+                        (computed, computed_millions),
+                        (looped, looped_millions),
+                        "uncapped score {value}, points {points:#x}, count {count}"
                     );
                     checked += 1;
                 }
@@ -375,7 +409,14 @@ mod score_loop_tests {
             for count in [0u8, 1, 30] {
                 let mut looped = score;
                 add_points_loop(&mut looped, 0x0040, count, None);
-                assert_eq!(add_points_repeatedly(score, 0x0040, count), looped);
+                let mut computed = score;
+                add_points_repeatedly(&mut computed, 0x0040, count, None);
+                assert_eq!(computed, looped);
+                let (mut looped, mut looped_millions) = (score, 0);
+                add_points_loop(&mut looped, 0x0040, count, Some(&mut looped_millions));
+                let (mut computed, mut computed_millions) = (score, 0);
+                add_points_repeatedly(&mut computed, 0x0040, count, Some(&mut computed_millions));
+                assert_eq!((computed, computed_millions), (looped, looped_millions));
             }
         }
     }

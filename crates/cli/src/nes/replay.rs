@@ -115,13 +115,30 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     .with_context(|| format!("--trace: cannot write {path}"))?;
             }
             None => {
-                for line in input(&movie, args.frames) {
-                    let events = nes.step_line(&line);
+                // The movie's lines by reference, then the padding: a loop as tight as the
+                // engine's frame, which it measures (`--repeat`).
+                let count = usize::try_from(args.frames.unwrap_or(movie.lines.len() as u64))
+                    .unwrap_or(usize::MAX);
+                let played = count.min(movie.lines.len());
+                let padding = InputLine::new(Buttons::NONE);
+                // Steps one frame; true once the game crashed, where the engine stops.
+                let mut frame = |line: &InputLine| {
+                    let events = nes.step_line(line);
                     if events.lagged() && round == 0 {
                         lag_frames.push(nes.frame());
                     }
-                    if events.crashed() {
-                        break;
+                    events.crashed()
+                };
+                'replay: {
+                    for line in &movie.lines[..played] {
+                        if frame(line) {
+                            break 'replay;
+                        }
+                    }
+                    for _ in played..count {
+                        if frame(&padding) {
+                            break 'replay;
+                        }
                     }
                 }
             }
