@@ -43,14 +43,13 @@ pub struct ScoreWeights {
     pub bumpiness_squared: f64,
     /// Per cell of a well deeper than two rows outside the tetris well (it needs an I).
     pub deep_wells: f64,
-    /// Per filled cell in the well column (none at double speed, where the player lines out and
-    /// the columns 1-9 of the other terms are all ten).
+    /// Per filled cell in the well column.
     pub well_cells: f64,
     /// Per row of mean height of columns 1-9.
     pub height: f64,
     /// Per squared row of height above the safe height, summed over columns 1-9.
     pub danger: f64,
-    /// When at least four rows wait for an I in the well (not at double speed).
+    /// When at least four rows wait for an I in the well.
     pub tetris_ready: f64,
     /// When a vertical I tapped from spawn cannot reach the well column.
     pub well_unreachable: f64,
@@ -80,14 +79,12 @@ pub struct ScoreWeights {
     pub endgame_lines: f64,
     /// The cost of an I drought that ends the game: weighted by the chance that no I comes in
     /// the pieces the stack can still take (each piece fills four of the free cells of columns
-    /// 1-9 below the safe height plus `drought_headroom`), an I being one piece in seven. Not at
-    /// double speed, where no well waits for an I.
+    /// 1-9 below the safe height plus `drought_headroom`), an I being one piece in seven.
     pub drought: f64,
     /// Rows above the safe height up to which the stack can still grow during a drought.
     pub drought_headroom: f64,
-    /// Lines before the gravity speeds up (level 19, 29, the double-speed level) from which a
-    /// decision judges its boards under the faster gravity (its safe height, what the I can
-    /// still reach, the burn factor): the stack comes down before the speed-up.
+    /// Lines before the gravity speeds up (level 19, 29, the double-speed level) from which the
+    /// faster gravity's safe height applies: the stack comes down before the speed-up.
     pub transition_lines: f64,
 }
 
@@ -231,11 +228,6 @@ pub struct Context {
     /// When the gravity next speeds up: the line count at which it does, and the gravity then
     /// ([`Context::next_speed_up`]); `None` when it never does.
     pub speed_up: Option<(u32, Gravity)>,
-    /// The gravity every board of one decision is judged under ([`Context::judged_gravity`]):
-    /// set once at the decision's root, so that a candidate that clears the lines to the next
-    /// speed-up is not judged more harshly than one that stops short of it (which would only
-    /// put the speed-up off while the stack grows). `None`: each board's own gravity.
-    pub regime: Option<Gravity>,
 }
 
 impl Context {
@@ -265,31 +257,6 @@ impl Context {
             }
         }
         None
-    }
-
-    /// The regime for a decision from this context: the next speed-up's gravity once it is
-    /// `within` lines away or less (the stack comes down before the gravity speeds up), else
-    /// this context's gravity.
-    #[must_use]
-    pub fn with_regime(mut self, within: f64) -> Context {
-        let now = self.gravity();
-        let regime = match self.speed_up {
-            Some((at, faster))
-                if self.lines_decimal() < at && f64::from(at - self.lines_decimal()) <= within =>
-            {
-                faster
-            }
-            _ => now,
-        };
-        self.regime = Some(regime);
-        self
-    }
-
-    /// The gravity this context's boards are judged under: the decision's regime, or else the
-    /// context's own gravity.
-    #[must_use]
-    pub fn judged_gravity(&self) -> Gravity {
-        self.regime.unwrap_or_else(|| self.gravity())
     }
 
     /// Lines as a number.
@@ -333,7 +300,7 @@ impl ScoreWeights {
                 } else {
                     1.0
                 };
-                if ctx.judged_gravity().double {
+                if ctx.gravity().double {
                     factor *= self.double_speed_burn_factor;
                 }
                 reward += self.burn * factor * f64::from(cleared);
@@ -379,36 +346,34 @@ impl ScoreWeights {
         let mut height_sum = 0.0;
         let mut danger = 0.0;
         let mut free_cells = 0.0;
-        let gravity = ctx.judged_gravity();
-        let safe = self.safe_height_at(gravity);
-        // At double speed an I can rarely be brought to the well in time: the player lines out,
-        // filling all ten columns, with no well to keep and no drought to fear.
-        let line_out = gravity.double;
-        let columns = if line_out { 10 } else { WELL };
-        for x in 0..columns {
+        let gravity = ctx.gravity();
+        let mut safe = self.safe_height_at(gravity);
+        if let Some((at, faster)) = ctx.speed_up
+            && ctx.lines_decimal() < at
+            && f64::from(at - ctx.lines_decimal()) <= self.transition_lines
+        {
+            safe = safe.min(self.safe_height_at(faster));
+        }
+        for x in 0..WELL {
             let h = f64::from(heights[x]);
             height_sum += h;
             if h > safe {
                 danger += (h - safe) * (h - safe);
             }
             free_cells += (safe + self.drought_headroom - h).max(0.0);
-            if x + 1 < columns {
+            if x + 1 < WELL {
                 let d = f64::from(heights[x + 1]) - h;
                 bumpiness += d.abs();
                 bumpiness_squared += d * d;
             }
             let left = if x == 0 { 20 } else { heights[x - 1] };
-            let right = if x + 1 == columns { 20 } else { heights[x + 1] };
+            let right = if x + 1 == WELL { 20 } else { heights[x + 1] };
             let depth = i32::from(left.min(right)) - i32::from(heights[x]);
             if depth > 2 {
                 deep_wells += f64::from(depth - 2);
             }
         }
-        let well_cells = if line_out {
-            0.0
-        } else {
-            f64::from(heights[WELL])
-        };
+        let well_cells = f64::from(heights[WELL]);
         // Rows waiting for an I: full but for the well, from the bottom up, well open above.
         let mut ready = 0;
         for row in field.rows.iter().rev() {
@@ -433,14 +398,10 @@ impl ScoreWeights {
             + self.bumpiness_squared * bumpiness_squared
             + self.deep_wells * deep_wells
             + self.well_cells * well_cells
-            + self.height * height_sum / columns as f64
+            + self.height * height_sum / WELL as f64
             + self.danger * danger
-            + if line_out {
-                0.0
-            } else {
-                self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
-            }
-            + if !line_out && ready >= 4 && heights[WELL] == 0 {
+            + self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
+            + if ready >= 4 && heights[WELL] == 0 {
                 self.tetris_ready
             } else {
                 0.0
@@ -511,7 +472,6 @@ mod tests {
             double_speed_level: Some(39),
             input: InputModel::new("X.", true, 18).unwrap(),
             speed_up: None,
-            regime: None,
         };
         let (at, g) = ctx.next_speed_up().unwrap();
         assert_eq!((at, g.drop_speed, g.double), (130, 2, false));
@@ -538,80 +498,7 @@ mod tests {
             double_speed_level: None,
             input: InputModel::new("X.", true, 18).unwrap(),
             speed_up: None,
-            regime: None,
         };
         assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
-    }
-
-    fn context(level: u8, lines: [u8; 2]) -> Context {
-        let ctx = Context {
-            level,
-            lines,
-            line_cap: Some(430),
-            double_speed_level: Some(39),
-            input: InputModel::new("X.", true, 18).unwrap(),
-            speed_up: None,
-            regime: None,
-        };
-        Context {
-            speed_up: ctx.next_speed_up(),
-            ..ctx
-        }
-    }
-
-    #[test]
-    fn a_decision_judges_every_board_under_one_gravity() {
-        let w = ScoreWeights::shipped();
-        let presses = press_frames(&InputModel::new("X.", true, 18).unwrap());
-        // A stack of six rows in columns 1-9, the well open.
-        let mut field = Field::default();
-        for row in &mut field.rows[14..] {
-            *row = FULL_ROW & !(1 << WELL);
-        }
-        // Judged each under its own gravity, a board after the lines that bring the double
-        // speed is worth less than the same board just before it: a cliff that pays for putting
-        // the speed-up off.
-        let near = context(38, [0x27, 0x03]);
-        let own = |c: &Context| w.board_value(&field, c, &presses);
-        assert!(own(&near.after(4)) < own(&near.after(0)));
-        // Within the transition window the whole decision is judged at double speed.
-        let near = near.with_regime(20.0);
-        assert!(near.judged_gravity().double);
-        assert_eq!(
-            near.after(0).judged_gravity(),
-            near.after(4).judged_gravity()
-        );
-        assert_eq!(own(&near.after(4)), own(&near.after(0)));
-        // Outside it, under the decision's own gravity, even for a candidate that crosses.
-        let far = context(35, [0x00, 0x03]).with_regime(20.0);
-        assert!(!far.judged_gravity().double);
-        assert!(!far.after(4).judged_gravity().double);
-    }
-
-    #[test]
-    fn at_double_speed_the_player_lines_out() {
-        let presses = press_frames(&InputModel::new("X.", true, 18).unwrap());
-        let mut field = Field::default();
-        // Columns 1-10 filled on the two bottom rows but column 1: the well column is filled.
-        for row in &mut field.rows[18..] {
-            *row = FULL_ROW & !1;
-        }
-        let w = ScoreWeights::shipped();
-        let mut other = w.clone();
-        other.well_cells *= 3.0;
-        other.drought *= 3.0;
-        other.tetris_ready += 50.0;
-        let slow = context(30, [0x50, 0x02]).with_regime(0.0);
-        let double = context(39, [0x30, 0x03]).with_regime(0.0);
-        assert!(double.judged_gravity().double);
-        // At level 30 the well's terms count; at double speed none of them does.
-        assert_ne!(
-            w.board_value(&field, &slow, &presses),
-            other.board_value(&field, &slow, &presses)
-        );
-        assert_eq!(
-            w.board_value(&field, &double, &presses),
-            other.board_value(&field, &double, &presses)
-        );
     }
 }

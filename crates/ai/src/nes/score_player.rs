@@ -124,7 +124,6 @@ pub(crate) fn decide(
         double_speed_level: situation.double_speed_level,
         input: player.input.clone(),
         speed_up: None,
-        regime: None,
     };
     let ctx = Context {
         // B-type never levels up.
@@ -132,8 +131,7 @@ pub(crate) fn decide(
             .then(|| ctx.next_speed_up())
             .flatten(),
         ..ctx
-    }
-    .with_regime(w.transition_lines);
+    };
     let planner = Planner {
         w,
         player,
