@@ -79,10 +79,12 @@ pub struct ScoreWeights {
     pub endgame_lines: f64,
     /// The cost of an I drought that ends the game: weighted by the chance that no I comes in
     /// the pieces the stack can still take (each piece fills four of the free cells of columns
-    /// 1-9 below the safe height plus `drought_headroom`), an I being one piece in seven.
+    /// 1-9 below the reach ceiling less `drought_margin`), an I being one piece in seven. The
+    /// reach ceiling is measured, not set: the highest even stack over which a vertical I
+    /// tapped from spawn still gets into the well under the gravity ([`reach_ceiling`]).
     pub drought: f64,
-    /// Rows above the safe height up to which the stack can still grow during a drought.
-    pub drought_headroom: f64,
+    /// Rows below the reach ceiling at which the stack counts as full during a drought.
+    pub drought_margin: f64,
     /// Lines before the gravity speeds up (level 19, 29, the double-speed level) from which the
     /// faster gravity's safe height applies: the stack comes down before the speed-up.
     pub transition_lines: f64,
@@ -177,7 +179,7 @@ pub const TERM_NAMES: [&str; 24] = [
     "dig_burn_factor",
     "endgame_lines",
     "drought",
-    "drought_headroom",
+    "drought_margin",
     "transition_lines",
 ];
 
@@ -228,9 +230,34 @@ pub struct Context {
     /// When the gravity next speeds up: the line count at which it does, and the gravity then
     /// ([`Context::next_speed_up`]); `None` when it never does.
     pub speed_up: Option<(u32, Gravity)>,
+    /// [`reach_ceiling`] for the input model at the four gravities the evaluator tells apart
+    /// ([`gravity_class`]); [`Context::ceilings_for`] computes them.
+    pub ceilings: [u8; 4],
+}
+
+/// The evaluator's four gravities: three or more frames per row (level 18 and below), two
+/// (19-28), one (29 and above), and double speed.
+#[must_use]
+pub fn gravity_class(gravity: Gravity) -> usize {
+    if gravity.double {
+        3
+    } else {
+        match gravity.drop_speed {
+            0..=1 => 2,
+            2 => 1,
+            _ => 0,
+        }
+    }
 }
 
 impl Context {
+    /// [`reach_ceiling`] at each of the [`gravity_class`]es, for the input model's press frames.
+    #[must_use]
+    pub fn ceilings_for(presses: &[u32]) -> [u8; 4] {
+        [(3, false), (2, false), (1, false), (1, true)]
+            .map(|(drop_speed, double)| reach_ceiling(Gravity { drop_speed, double }, presses))
+    }
+
     /// Gravity at this context's level.
     #[must_use]
     pub fn gravity(&self) -> Gravity {
@@ -312,15 +339,12 @@ impl ScoreWeights {
     /// The column height from which `danger` counts under `gravity`.
     #[must_use]
     pub fn safe_height_at(&self, gravity: Gravity) -> f64 {
-        if gravity.double {
-            self.safe_height_double
-        } else {
-            match gravity.drop_speed {
-                0..=1 => self.safe_height_fast,
-                2 => self.safe_height,
-                _ => self.safe_height_slow,
-            }
-        }
+        [
+            self.safe_height_slow,
+            self.safe_height,
+            self.safe_height_fast,
+            self.safe_height_double,
+        ][gravity_class(gravity)]
     }
 
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
@@ -354,13 +378,13 @@ impl ScoreWeights {
         {
             safe = safe.min(self.safe_height_at(faster));
         }
+        let ceiling = f64::from(ctx.ceilings[gravity_class(gravity)]) - self.drought_margin;
         for x in 0..WELL {
             let h = f64::from(heights[x]);
             height_sum += h;
             if h > safe {
                 danger += (h - safe) * (h - safe);
             }
-            free_cells += (safe + self.drought_headroom - h).max(0.0);
             if x + 1 < WELL {
                 let d = f64::from(heights[x + 1]) - h;
                 bumpiness += d.abs();
@@ -372,6 +396,10 @@ impl ScoreWeights {
             if depth > 2 {
                 deep_wells += f64::from(depth - 2);
             }
+            // Room for the pieces of a drought: a J or L still fills the top two rows of a
+            // narrow well, the cells below them take an I, which a drought lacks.
+            let floor = h.max(f64::from(depth.max(2) - 2) + h);
+            free_cells += (ceiling - floor).max(0.0);
         }
         let well_cells = f64::from(heights[WELL]);
         // Rows waiting for an I: full but for the well, from the bottom up, well open above.
@@ -417,6 +445,23 @@ impl ScoreWeights {
                 self.left_unreachable
             }
     }
+}
+
+/// The highest even stack (columns 1-9 filled to that many rows, the well empty) over which a
+/// vertical I tapped from spawn as fast as the timeline allows still gets into the well under
+/// `gravity`: above it a tetris can no longer be taken, whatever comes.
+#[must_use]
+pub fn reach_ceiling(gravity: Gravity, presses: &[u32]) -> u8 {
+    (0..=20u8)
+        .rev()
+        .find(|&h| {
+            let mut f = Field::default();
+            for row in &mut f.rows[usize::from(20 - h)..] {
+                *row = FULL_ROW & !(1 << WELL);
+            }
+            reach::reaches(&f, I_HORIZONTAL, I_VERTICAL, WELL as i8, gravity, presses)
+        })
+        .unwrap_or(0)
 }
 
 /// Whether a field has a hole (for the dig phase).
@@ -472,6 +517,7 @@ mod tests {
             double_speed_level: Some(39),
             input: InputModel::new("X.", true, 18).unwrap(),
             speed_up: None,
+            ceilings: [16, 15, 12, 6],
         };
         let (at, g) = ctx.next_speed_up().unwrap();
         assert_eq!((at, g.drop_speed, g.double), (130, 2, false));
@@ -489,6 +535,64 @@ mod tests {
     }
 
     #[test]
+    fn the_reach_ceiling_falls_as_the_gravity_and_the_timeline_slow_the_taps() {
+        let at = |timeline: &str| {
+            Context::ceilings_for(&press_frames(&InputModel::new(timeline, true, 18).unwrap()))
+        };
+        // 30 Hz: level 18, 19-28, 29+, double speed.
+        assert_eq!(at("X."), [16, 15, 12, 6]);
+        // 15 Hz: at double speed a vertical I no longer gets to the well over any stack.
+        assert_eq!(at("X..."), [14, 12, 6, 0]);
+        // Just at the ceiling the I still gets there, one row higher it does not.
+        let presses = press_frames(&InputModel::new("X.", true, 18).unwrap());
+        let gravity = Gravity::from(29);
+        let stack = |h: usize| {
+            let mut f = Field::default();
+            for row in &mut f.rows[20 - h..] {
+                *row = FULL_ROW & !(1 << WELL);
+            }
+            f
+        };
+        let reaches =
+            |f: &Field| reach::reaches(f, I_HORIZONTAL, I_VERTICAL, WELL as i8, gravity, &presses);
+        assert!(reaches(&stack(12)));
+        assert!(!reaches(&stack(13)));
+    }
+
+    #[test]
+    fn a_narrow_well_below_two_rows_is_no_room_for_a_drought() {
+        let ctx = Context {
+            level: 18,
+            lines: [0, 0],
+            line_cap: None,
+            double_speed_level: None,
+            input: InputModel::new("X.", true, 18).unwrap(),
+            speed_up: None,
+            ceilings: [16, 15, 12, 6],
+        };
+        let mut drought_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        drought_only.drought = -500.0;
+        let presses = press_frames(&ctx.input);
+        // Columns 2-9 eight rows high; column 1 empty (a well eight deep), or filled to six
+        // rows (two deep), or to seven.
+        let board = |column_1: usize| {
+            let mut f = Field::default();
+            for (y, row) in f.rows.iter_mut().enumerate() {
+                if y >= 12 {
+                    *row = FULL_ROW & !(1 << WELL) & !1;
+                }
+                if y >= 20 - column_1 {
+                    *row |= 1;
+                }
+            }
+            drought_only.board_value(&f, &ctx, &presses)
+        };
+        // The six rows below a J's or an L's reach take an I, which a drought lacks.
+        assert_eq!(board(0), board(6));
+        assert!(board(7) < board(6));
+    }
+
+    #[test]
     fn a_tetris_is_worth_more_than_four_singles() {
         let w = ScoreWeights::shipped();
         let ctx = Context {
@@ -498,6 +602,7 @@ mod tests {
             double_speed_level: None,
             input: InputModel::new("X.", true, 18).unwrap(),
             speed_up: None,
+            ceilings: [16, 15, 12, 6],
         };
         assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
     }

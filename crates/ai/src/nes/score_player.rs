@@ -50,6 +50,11 @@ struct Planner<'a> {
     w: &'a ScoreWeights,
     player: &'a Player,
     presses: Vec<u32>,
+    /// Whether the board of the decision has holes: burns are cheaper while digging them out.
+    /// Judged on the board the piece meets, not on the boards of the lookahead: otherwise a
+    /// placement that covers the well would make the next piece's burn (which uncovers it)
+    /// look cheap.
+    digging: bool,
 }
 
 impl Planner<'_> {
@@ -61,14 +66,13 @@ impl Planner<'_> {
     /// The `keep` best drops of `piece` on `field`, best first: each with its clear reward, the
     /// value of the board after it (0 once the line cap ends the game), that board and context.
     fn best_drops(&self, field: &Field, piece: usize, ctx: &Context, keep: usize) -> Vec<Rated> {
-        let holes = has_holes(field);
         let mut out: Vec<Rated> = Vec::new();
         for d in reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input) {
             let mut f = *field;
             let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
                 continue;
             };
-            let reward = self.w.clear_reward(cleared, ctx, holes);
+            let reward = self.w.clear_reward(cleared, ctx, self.digging);
             let after = ctx.after(cleared);
             let board = if Self::capped(&after) {
                 0.0
@@ -124,6 +128,7 @@ pub(crate) fn decide(
         double_speed_level: situation.double_speed_level,
         input: player.input.clone(),
         speed_up: None,
+        ceilings: Context::ceilings_for(&press_frames(&player.input)),
     };
     let ctx = Context {
         // B-type never levels up.
@@ -132,17 +137,18 @@ pub(crate) fn decide(
             .flatten(),
         ..ctx
     };
+    let field = Field::from_page(page);
+    let holes = has_holes(&field);
     let planner = Planner {
         w,
         player,
         presses: press_frames(&player.input),
+        digging: holes,
     };
     let placements: Vec<Placement> = ws
         .first
         .search(page, start, ctx.gravity(), &player.input)
         .to_vec();
-    let field = Field::from_page(page);
-    let holes = has_holes(&field);
     let current = piece_of(start.orientation);
     let next_piece = next.map(piece_of);
     // (value, placement index, clear reward, field after, context after), first rated by the
@@ -208,4 +214,59 @@ pub(crate) fn decide(
         inputs: ws.first.inputs(&placement),
         cost: -best.0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nes::input::InputModel;
+    use crate::nes::score::WELL;
+
+    #[test]
+    fn burns_in_the_lookahead_are_cheap_only_while_the_decisions_board_has_holes() {
+        let input = InputModel::new("X.", true, 18).unwrap();
+        let player = Player::score(input.clone());
+        let w = ScoreWeights::shipped();
+        let presses = press_frames(&input);
+        let ctx = Context {
+            level: 18,
+            lines: [0, 0],
+            line_cap: None,
+            double_speed_level: None,
+            input,
+            speed_up: None,
+            ceilings: Context::ceilings_for(&presses),
+        };
+        // A board the lookahead meets after the current piece covered the well: a hole in the
+        // well column under a row that a vertical I would clear (a single).
+        let mut field = Field::default();
+        field.rows[19] = super::super::field::FULL_ROW & !(1 << WELL) & !1;
+        field.rows[18] = (super::super::field::FULL_ROW & !1) | (1 << WELL);
+        field.rows[19] &= !(1 << WELL);
+        assert!(has_holes(&field));
+        let rewards = |digging: bool| {
+            let planner = Planner {
+                w: &w,
+                player: &player,
+                presses: presses.clone(),
+                digging,
+            };
+            let mut r: Vec<f64> = planner
+                .best_drops(&field, 6, &ctx, 40)
+                .iter()
+                .map(|d| d.reward)
+                .filter(|&r| r != 0.0)
+                .collect();
+            r.sort_by(f64::total_cmp);
+            r
+        };
+        // The I in column 1 clears row 18: judged at full price when the decision's own board
+        // had no holes, at the digging price when it had.
+        let full = rewards(false);
+        let dig = rewards(true);
+        assert!(!full.is_empty());
+        assert_eq!(full[0], w.clear_reward(1, &ctx, false));
+        assert_eq!(dig[0], w.clear_reward(1, &ctx, true));
+        assert!(dig[0] > full[0]);
+    }
 }
