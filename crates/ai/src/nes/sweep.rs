@@ -398,6 +398,24 @@ impl Sweeper {
         }
         // Frame n (1-based) is at timeline position (n − 1) mod period.
         let may_press = |frame: u32| press[(frame.wrapping_sub(1) % period) as usize];
+        // `held_is_dominated[phase][a]`: whether a state at a frame of timeline `phase` that
+        // holds Left or Right with `autorepeatX` = `a` (1-15, its last shift not blocked) has
+        // every coming autorepeat shift (`16 − a` frames on, then every 6) on a frame that may
+        // carry a new press. Such a state can do nothing the same state with the direction
+        // released cannot do as early: a new press on each of those frames shifts where the
+        // autorepeat would, a blocked one charges `autorepeatX` to 16 as the autorepeat does, and
+        // holding the direction meanwhile only forbids a new press of it.
+        let mut held_is_dominated = [[false; 16]; 16];
+        for (phase, row) in held_is_dominated
+            .iter_mut()
+            .enumerate()
+            .take(period as usize)
+        {
+            for (a, dominated) in row.iter_mut().enumerate().skip(1) {
+                let first = phase as u32 + 16 - a as u32;
+                *dominated = (0..period).all(|k| may_press(first + 6 * k));
+            }
+        }
         let dpad_choices = if model.soft_drop {
             &DPAD_CHOICES[..]
         } else {
@@ -472,9 +490,21 @@ impl Sweeper {
                             buttons & !(A | B)
                         };
                         let keep_autorepeat_x = buttons & (LEFT | RIGHT) != 0;
+                        // Holding a direction held on the last frame: the parts it did not move
+                        // (nor block) are the parts the same buttons without it reach, with the
+                        // direction released; when that is at least as good, they are left out.
+                        let held_on = buttons & g.held & (LEFT | RIGHT) != 0;
                         for part in &parts[..count] {
                             if part.locked {
                                 self.lock(&masks, part, elapsed, index, buttons);
+                                continue;
+                            }
+                            if held_on
+                                && part.dx == 0
+                                && (1..16).contains(&part.autorepeat_x)
+                                && held_is_dominated[(frame + 1) as usize % period as usize]
+                                    [usize::from(part.autorepeat_x)]
+                            {
                                 continue;
                             }
                             let group = Group {
