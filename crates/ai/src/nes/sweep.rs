@@ -481,6 +481,16 @@ impl Sweeper {
                         if rot != 0 && (!this_press || g.held & rot != 0) {
                             continue;
                         }
+                        // When the next frame forgets held A and B, a press that turns to the
+                        // orientation the piece has (the O) or to the one A just turned to (a
+                        // piece of two orientations) reaches exactly what was stepped already.
+                        if !next_press && rot != 0 {
+                            let turn = masks.turn[usize::from(g.orientation)];
+                            let to = turn[usize::from(rot == A)];
+                            if to == g.orientation || rot == B && g.held & A == 0 && to == turn[1] {
+                                continue;
+                            }
+                        }
                         let buttons = dpad | rot;
                         let (count, fall_timer, autorepeat_y) =
                             step_group(&masks, g, mask, buttons, gravity, &mut parts);
