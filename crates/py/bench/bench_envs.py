@@ -5,13 +5,19 @@
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py vector-frames --threads 1
     taskset -c 0,1 .venv/bin/python crates/py/bench/bench_envs.py vector-frames --threads 2
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py placement --level 18 --input X.
+    taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py placement --no-soft-drop --no-das
+    taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py vector-placement --threads 1
+    taskset -c 0,1 .venv/bin/python crates/py/bench/bench_envs.py vector-placement --threads 2
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py standard
 
-Actions are random (placement environments: uniform over the action mask); episodes that end
-are reset and the reset's frames are not counted as steps.
+Actions are random (placement environments: uniform over the action mask, drawn with one
+uniform number per step, which costs a few microseconds: numpy's `Generator.choice` would cost
+more than some environments' steps); episodes that end are reset, the resets' time is counted and
+their frames are not counted as steps.
 """
 
 import argparse
+import os
 import time
 
 import gymnasium as gym
@@ -81,17 +87,39 @@ def vector_frames(args):
     )
 
 
+def random_action(rng, mask):
+    """A uniform action among those `mask` allows."""
+    allowed = np.flatnonzero(mask)
+    return int(allowed[int(rng.random() * len(allowed))])
+
+
+def random_actions(rng, masks):
+    """A uniform allowed action for each row of `masks` (0 for a row that allows none: a
+    sub-environment about to be reset ignores its action)."""
+    rows, cols = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=len(masks))
+    if len(cols) == 0:
+        return np.zeros(len(masks), dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    pick = np.minimum(starts + (rng.random(len(masks)) * counts).astype(np.int64), len(cols) - 1)
+    return np.where(counts > 0, cols[pick], 0)
+
+
+def model_text(args):
+    return f"input {args.input} das={args.das} soft_drop={args.soft_drop}"
+
+
 def placement(args):
     env = gym.make(
-        "playfield/NesTetris-v0", level=args.level, input=args.input,
-        info_buttons=args.info_buttons,
+        "playfield/NesTetris-v0", level=args.level, input=args.input, das=args.das,
+        soft_drop=args.soft_drop, info_buttons=args.info_buttons,
     )
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     steps = resets = 0
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
-        action = rng.choice(np.flatnonzero(obs["action_mask"]))
+        action = random_action(rng, obs["action_mask"])
         obs, _, terminated, truncated, _ = env.step(action)
         steps += 1
         if terminated or truncated:
@@ -99,7 +127,7 @@ def placement(args):
             resets += 1
     elapsed = time.perf_counter() - start
     return (
-        f"NesTetris-v0 level {args.level} input {args.input} info_buttons={args.info_buttons}: "
+        f"NesTetris-v0 level {args.level} {model_text(args)} info_buttons={args.info_buttons}: "
         f"{steps / elapsed:,.0f} steps/s ({resets} episodes)"
     )
 
@@ -107,23 +135,24 @@ def placement(args):
 def vector_placement(args):
     env = NesTetrisVectorEnv(
         num_envs=args.envs, num_threads=args.threads, copy=False, level=args.level,
-        input=args.input,
+        input=args.input, das=args.das, soft_drop=args.soft_drop,
     )
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     steps = 0
+    choosing = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
-        mask = obs["action_mask"]
-        actions = np.array([
-            rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask
-        ])
+        t = time.perf_counter()
+        actions = random_actions(rng, obs["action_mask"])
+        choosing += time.perf_counter() - t
         obs, *_ = env.step(actions)
         steps += 1
     elapsed = time.perf_counter() - start
     return (
-        f"NesTetrisVectorEnv {args.envs} envs level {args.level} input {args.input}, "
-        f"{args.threads} thread(s): {steps * args.envs / elapsed:,.0f} steps/s"
+        f"NesTetrisVectorEnv {args.envs} envs level {args.level} {model_text(args)}, "
+        f"{args.threads} thread(s): {steps * args.envs / elapsed:,.0f} steps/s "
+        f"(autoreset steps included; {choosing / elapsed:.0%} of the time choosing actions)"
     )
 
 
@@ -156,5 +185,17 @@ if __name__ == "__main__":
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--info-buttons", action="store_true")
+    p.add_argument("--das", action=argparse.BooleanOptionalAction, default=True)
+    p.add_argument("--soft-drop", action=argparse.BooleanOptionalAction, default=True)
     args = p.parse_args()
-    print(KINDS[args.kind](args))
+    load = os.getloadavg()
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = KINDS[args.kind](args)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    # The machine may be shared: the CPU time this process got, and the load average before and
+    # after, say how far the wall-clock figure is to be trusted.
+    print(
+        f"{result}; this process ran {cpu:.1f} CPU s in {wall:.1f} s "
+        f"({cpu / wall:.2f} cores), load average {load[0]:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after"
+    )
