@@ -11,8 +11,9 @@
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py standard
 
 Actions are random (placement environments: uniform over the action mask, drawn with one
-uniform number per step, which costs a few microseconds: numpy's `Generator.choice` would cost
-more than some environments' steps); episodes that end are reset, the resets' time is counted and
+uniform number per step on the mask's boolean view, which costs a few microseconds: numpy's
+`Generator.choice`, or `flatnonzero` on the int8 mask, would cost more than some environments'
+steps); episodes that end are reset, the resets' time is counted and
 their frames are not counted as steps.
 """
 
@@ -88,15 +89,16 @@ def vector_frames(args):
 
 
 def random_action(rng, mask):
-    """A uniform action among those `mask` allows."""
-    allowed = np.flatnonzero(mask)
+    """A uniform action among those `mask` allows (read as booleans: numpy's `flatnonzero` on
+    the int8 mask itself takes about 20 microseconds, on its boolean view 3)."""
+    allowed = np.flatnonzero(mask.view(bool))
     return int(allowed[int(rng.random() * len(allowed))])
 
 
 def random_actions(rng, masks):
     """A uniform allowed action for each row of `masks` (0 for a row that allows none: a
     sub-environment about to be reset ignores its action)."""
-    rows, cols = np.nonzero(masks)
+    rows, cols = np.nonzero(masks.view(bool))
     counts = np.bincount(rows, minlength=len(masks))
     if len(cols) == 0:
         return np.zeros(len(masks), dtype=np.int64)
