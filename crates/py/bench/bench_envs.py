@@ -173,6 +173,23 @@ def standard(args):
     return f"StandardTetris-v0: {steps / elapsed:,.0f} steps/s"
 
 
+def thread_cpu_seconds():
+    """CPU seconds of each thread of this process that ran at least a tenth of a second (Linux:
+    /proc), to tell whether a vector environment's threads shared the work."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = []
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            seconds = (int(fields[11]) + int(fields[12])) / ticks
+            if seconds >= 0.1:
+                out.append(seconds)
+    except OSError:
+        return []
+    return sorted(out, reverse=True)
+
+
 KINDS = {
     "frames": frames, "engine": engine, "vector-frames": vector_frames,
     "placement": placement, "vector-placement": vector_placement, "standard": standard,
@@ -199,5 +216,6 @@ if __name__ == "__main__":
     print(
         f"{result}; this process ran {cpu:.1f} CPU s in {wall:.1f} s "
         f"({cpu / wall:.2f} cores), load average {load[0]:.2f} before, "
-        f"{os.getloadavg()[0]:.2f} after"
+        f"{os.getloadavg()[0]:.2f} after; threads' CPU s: "
+        + ", ".join(f"{t:.1f}" for t in thread_cpu_seconds())
     )

@@ -753,6 +753,9 @@ impl VectorCore {
                     .zip(truncated.iter_mut())
                     .try_for_each(step_one)
             } else {
+                // One run of consecutive games per thread: a frame is tens of nanoseconds, so
+                // finer pieces would cost more in hand-overs than they spread.
+                let per_thread = n.div_ceil(pool.current_num_threads());
                 pool.install(|| {
                     games
                         .par_iter_mut()
@@ -762,6 +765,7 @@ impl VectorCore {
                         .zip(reward.par_iter_mut())
                         .zip(terminated.par_iter_mut())
                         .zip(truncated.par_iter_mut())
+                        .with_min_len(per_thread)
                         .try_for_each(step_one)
                 })
             }
