@@ -82,6 +82,7 @@ def vector_frames(args):
             env.step(a)
         steps += len(batches)
     elapsed = time.perf_counter() - start
+    THREADS[:] = thread_cpu_seconds()  # while the pool's threads are alive
     return (
         f"NesTetrisFramesVectorEnv {args.envs} envs, {args.threads} thread(s): "
         f"{steps * args.envs / elapsed:,.0f} frames/s"
@@ -151,6 +152,7 @@ def vector_placement(args):
         obs, *_ = env.step(actions)
         steps += 1
     elapsed = time.perf_counter() - start
+    THREADS[:] = thread_cpu_seconds()  # while the pool's threads are alive
     return (
         f"NesTetrisVectorEnv {args.envs} envs level {args.level} {model_text(args)}, "
         f"{args.threads} thread(s): {steps * args.envs / elapsed:,.0f} steps/s "
@@ -171,6 +173,11 @@ def standard(args):
             obs, _ = env.reset()
     elapsed = time.perf_counter() - start
     return f"StandardTetris-v0: {steps / elapsed:,.0f} steps/s"
+
+
+#: The threads' CPU seconds, taken by a vector benchmark before its environment (and the pool's
+#: threads) go away.
+THREADS: list[float] = []
 
 
 def thread_cpu_seconds():
@@ -216,6 +223,6 @@ if __name__ == "__main__":
     print(
         f"{result}; this process ran {cpu:.1f} CPU s in {wall:.1f} s "
         f"({cpu / wall:.2f} cores), load average {load[0]:.2f} before, "
-        f"{os.getloadavg()[0]:.2f} after; threads' CPU s: "
-        + ", ".join(f"{t:.1f}" for t in thread_cpu_seconds())
+        f"{os.getloadavg()[0]:.2f} after"
+        + ("; threads' CPU s: " + ", ".join(f"{t:.1f}" for t in THREADS) if THREADS else "")
     )
