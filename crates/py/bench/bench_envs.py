@@ -8,6 +8,7 @@
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py placement --no-soft-drop --no-das
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py vector-placement --threads 1
     taskset -c 0,1 .venv/bin/python crates/py/bench/bench_envs.py vector-placement --threads 2
+    taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py breakdown  # where a step's time goes
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py standard
 
 Actions are random (placement environments: uniform over the action mask, drawn with one
@@ -135,6 +136,49 @@ def placement(args):
     )
 
 
+def breakdown(args):
+    """Where a `NesTetris-v0` step's time goes: the Rust `step` alone (the search of the next
+    piece and the frames played), the resets, and the rest (Python: `gymnasium.make`'s wrappers,
+    the observation's arrays, the random choice), from two runs of as many steps from the same
+    seed (their random actions differ, so the split is approximate)."""
+    make = dict(
+        level=args.level, input=args.input, das=args.das, soft_drop=args.soft_drop,
+        info_buttons=False,
+    )
+    core = gym.make("playfield/NesTetris-v0", **make).unwrapped._core
+    rng = np.random.default_rng(0)
+    core.reset(0)
+    in_step = in_reset = 0.0
+    steps = 0
+    while steps < args.steps:
+        placements = core.placements()
+        action = int(placements[int(rng.random() * len(placements)), 0])
+        t = time.perf_counter()
+        _, terminated, truncated = core.step(action)
+        in_step += time.perf_counter() - t
+        steps += 1
+        if terminated or truncated:
+            t = time.perf_counter()
+            core.reset(core.next_seed)
+            in_reset += time.perf_counter() - t
+    env = gym.make("playfield/NesTetris-v0", **make)
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    start = time.perf_counter()
+    for _ in range(args.steps):
+        obs, _, terminated, truncated, _ = env.step(random_action(rng, obs["action_mask"]))
+        if terminated or truncated:
+            obs, _ = env.reset()
+    total = time.perf_counter() - start
+    per = 1e6 / args.steps
+    return (
+        f"NesTetris-v0 level {args.level} {model_text(args)}: {total * per:.1f} µs per step "
+        f"through gymnasium.make; Rust step {in_step * per:.1f} µs ({in_step / total:.0%}), "
+        f"resets {in_reset * per:.1f} µs per step ({in_reset / total:.0%}), the rest "
+        f"{(total - in_step - in_reset) * per:.1f} µs"
+    )
+
+
 def vector_placement(args):
     env = NesTetrisVectorEnv(
         num_envs=args.envs, num_threads=args.threads, copy=False, level=args.level,
@@ -200,6 +244,7 @@ def thread_cpu_seconds():
 KINDS = {
     "frames": frames, "engine": engine, "vector-frames": vector_frames,
     "placement": placement, "vector-placement": vector_placement, "standard": standard,
+    "breakdown": breakdown,
 }
 
 if __name__ == "__main__":
@@ -211,6 +256,7 @@ if __name__ == "__main__":
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--info-buttons", action="store_true")
+    p.add_argument("--steps", type=int, default=3000, help="breakdown: steps per run")
     p.add_argument("--das", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--soft-drop", action=argparse.BooleanOptionalAction, default=True)
     args = p.parse_args()
