@@ -13,8 +13,9 @@
 //! much at least as early: holding on a direction that neither shifts nor is blocked, when every
 //! autorepeat shift still to come falls on a frame that may carry a new press (at 60 Hz always;
 //! at 30 Hz when the direction was last pressed, or last shifted, on such a frame, as 16 and 6
-//! are even): the same state with the direction released presses it on those frames instead; and a rotation that can only repeat one already stepped (the O, and B
-//! after A on a piece of two orientations) when held A and B are forgotten on the next frame.
+//! are even): the same state with the direction released presses it on those frames instead;
+//! and a rotation that can only repeat one already stepped (the O, and B after A on a piece of
+//! two orientations) when held A and B are forgotten on the next frame.
 //! At level 18 with 30 Hz input, DAS and soft drop this steps about a quarter of the groups.
 //!
 //! What it returns: the same set of lock placements (x, y, orientation) as the searcher, each with
