@@ -377,3 +377,58 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// The placement environment's case, where the sweep leaves out the most: a piece at spawn
+    /// (nothing held, timers cleared, any carried `autorepeatX`), levels 18-19, 30 Hz or 60 Hz,
+    /// DAS on or off, soft drop on or off, boards with overhangs. The sweep finds exactly the
+    /// searcher's placements, each with the searcher's earliest lock frame.
+    #[test]
+    fn sweep_equals_search_at_spawn(
+        heights in prop::collection::vec(0u8..=14, 10),
+        holes in prop::collection::vec(0u8..=255, 20),
+        orientation in 0u8..19,
+        autorepeat_x in 0u8..=16,
+        level in 18u8..=19,
+        timeline in prop::sample::select(vec!["X", "X."]),
+        das in any::<bool>(),
+        soft_drop in any::<bool>(),
+    ) {
+        let page = random_page(&heights, &holes, &[]);
+        let start = PieceState::spawn(orientation, autorepeat_x);
+        let model = InputModel { soft_drop, ..InputModel::new(timeline, das, 0).expect("valid") };
+        let mut searcher = Searcher::new();
+        let searched: HashMap<(u8, u8, u8), u32> = searcher
+            .search(&page, start, level, &model)
+            .iter()
+            .map(|p| ((p.x, p.y, p.orientation), p.frames))
+            .collect();
+        let mut sweeper = Sweeper::new();
+        let swept = sweeper.search(&page, start, level, &model).to_vec();
+        let swept_map: HashMap<(u8, u8, u8), u32> =
+            swept.iter().map(|p| ((p.x, p.y, p.orientation), p.frames)).collect();
+        prop_assert_eq!(swept_map.len(), swept.len(), "a placement listed twice");
+        prop_assert_eq!(&swept_map, &searched);
+        // Each placement's buttons, allowed by the model, lock there in the search's frame model
+        // (which the tests above hold equal to the engine).
+        for p in &swept {
+            let inputs = sweeper.inputs(p);
+            prop_assert_eq!(inputs.len() as u32, p.frames);
+            let mut s = start;
+            let mut prev = 0u8;
+            for (f, b) in inputs.iter().enumerate() {
+                let newly = b.0 & !prev;
+                prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
+                prop_assert!(soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
+                prop_assert!(das || b.0 & prev & 0x03 == 0, "a direction held without DAS");
+                prev = b.0;
+                let result = step_piece(&page, &mut s, b.0, Gravity::from(level));
+                let last = f + 1 == inputs.len();
+                prop_assert_eq!(result == FrameResult::Locked, last, "frame {}", f + 1);
+            }
+            prop_assert_eq!((s.x, s.y, s.orientation), (p.x, p.y, p.orientation));
+        }
+    }
+}

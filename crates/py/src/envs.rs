@@ -708,6 +708,14 @@ impl VectorCore {
         let truncated = vec_mut(&mut truncated, "truncated", n)?;
         let (board, state, mask) = self.arrays(&mut board, &mut state, &mut mask)?;
         let outs = self.split(board, state, mask);
+        // Frame games: one run of consecutive games per thread, as a frame is tens of
+        // nanoseconds and finer pieces would cost more in hand-overs than they spread. Placement
+        // games (a search each, some with a reset) are left to rayon's stealing.
+        let min_len = if matches!(self.template, AnyGame::Frame(_)) {
+            n.div_ceil(self.pool.current_num_threads())
+        } else {
+            1
+        };
         let games = &mut self.games;
         let needs_reset = &mut self.needs_reset;
         let pool = &self.pool;
@@ -762,6 +770,7 @@ impl VectorCore {
                         .zip(reward.par_iter_mut())
                         .zip(terminated.par_iter_mut())
                         .zip(truncated.par_iter_mut())
+                        .with_min_len(min_len)
                         .try_for_each(step_one)
                 })
             }

@@ -9,6 +9,15 @@
 //! few mask operations against precomputed per-row collision masks (the ROM's `isPositionValid`
 //! on the page, rows −2..−1 included, see [`FitMasks`]).
 //!
+//! Two kinds of steps are left out because another step of the same frame reaches at least as
+//! much at least as early: holding on a direction that neither shifts nor is blocked, when every
+//! autorepeat shift still to come falls on a frame that may carry a new press (at 60 Hz always;
+//! at 30 Hz when the direction was last pressed, or last shifted, on such a frame, as 16 and 6
+//! are even): the same state with the direction released presses it on those frames instead;
+//! and a rotation that can only repeat one already stepped (the O, and B after A on a piece of
+//! two orientations) when held A and B are forgotten on the next frame.
+//! At level 18 with 30 Hz input, DAS and soft drop this steps about a quarter of the groups.
+//!
 //! What it returns: the same set of lock placements (x, y, orientation) as the searcher, each with
 //! the same earliest lock frame (the searcher is breadth-first over frames, the sweep goes frame by
 //! frame). The order and the buttons may differ from the searcher's (both are among the shortest
@@ -398,6 +407,24 @@ impl Sweeper {
         }
         // Frame n (1-based) is at timeline position (n − 1) mod period.
         let may_press = |frame: u32| press[(frame.wrapping_sub(1) % period) as usize];
+        // `held_is_dominated[phase][a]`: whether a state at a frame of timeline `phase` that
+        // holds Left or Right with `autorepeatX` = `a` (1-15, its last shift not blocked) has
+        // every coming autorepeat shift (`16 − a` frames on, then every 6) on a frame that may
+        // carry a new press. Such a state can do nothing the same state with the direction
+        // released cannot do as early: a new press on each of those frames shifts where the
+        // autorepeat would, a blocked one charges `autorepeatX` to 16 as the autorepeat does, and
+        // holding the direction meanwhile only forbids a new press of it.
+        let mut held_is_dominated = [[false; 16]; 16];
+        for (phase, row) in held_is_dominated
+            .iter_mut()
+            .enumerate()
+            .take(period as usize)
+        {
+            for (a, dominated) in row.iter_mut().enumerate().skip(1) {
+                let first = phase as u32 + 16 - a as u32;
+                *dominated = (0..period).all(|k| may_press(first + 6 * k));
+            }
+        }
         let dpad_choices = if model.soft_drop {
             &DPAD_CHOICES[..]
         } else {
@@ -463,6 +490,16 @@ impl Sweeper {
                         if rot != 0 && (!this_press || g.held & rot != 0) {
                             continue;
                         }
+                        // When the next frame forgets held A and B, a press that turns to the
+                        // orientation the piece has (the O) or to the one A just turned to (a
+                        // piece of two orientations) reaches exactly what was stepped already.
+                        if !next_press && rot != 0 {
+                            let turn = masks.turn[usize::from(g.orientation)];
+                            let to = turn[usize::from(rot == A)];
+                            if to == g.orientation || rot == B && g.held & A == 0 && to == turn[1] {
+                                continue;
+                            }
+                        }
                         let buttons = dpad | rot;
                         let (count, fall_timer, autorepeat_y) =
                             step_group(&masks, g, mask, buttons, gravity, &mut parts);
@@ -472,9 +509,21 @@ impl Sweeper {
                             buttons & !(A | B)
                         };
                         let keep_autorepeat_x = buttons & (LEFT | RIGHT) != 0;
+                        // Holding a direction held on the last frame: the parts it did not move
+                        // (nor block) are the parts the same buttons without it reach, with the
+                        // direction released; when that is at least as good, they are left out.
+                        let held_on = buttons & g.held & (LEFT | RIGHT) != 0;
                         for part in &parts[..count] {
                             if part.locked {
                                 self.lock(&masks, part, elapsed, index, buttons);
+                                continue;
+                            }
+                            if held_on
+                                && part.dx == 0
+                                && (1..16).contains(&part.autorepeat_x)
+                                && held_is_dominated[(frame + 1) as usize % period as usize]
+                                    [usize::from(part.autorepeat_x)]
+                            {
                                 continue;
                             }
                             let group = Group {
