@@ -25,6 +25,79 @@ fn minos(orientation: u8) -> [(i8, i8); 4] {
     ORIENTATIONS[usize::from(orientation)].map(|m| (m.dx, m.dy))
 }
 
+/// An orientation's minos as row masks, for testing a whole row of a piece at once: bit
+/// `dx + 2` of `rows[i]` is the mino at column offset `dx` of the row `top + i`.
+#[derive(Clone, Copy)]
+struct Shape {
+    rows: [u16; 4],
+    /// The row offset of the lowest mino in column offset `dx` at index `dx + 2`
+    /// ([`NO_MINO`] where the piece has none): a falling piece meets the stack there first,
+    /// every tetrimino's minos being contiguous within a column.
+    lowest: [i8; 5],
+    top: i8,
+    height: i8,
+    min_dx: i8,
+    max_dx: i8,
+}
+
+/// [`Shape::lowest`] of a column offset without a mino.
+const NO_MINO: i8 = i8::MIN;
+
+/// [`Shape`] of every orientation id of `orientationTable`.
+const SHAPES: [Shape; ORIENTATIONS.len()] = {
+    let mut out = [Shape {
+        rows: [0; 4],
+        lowest: [NO_MINO; 5],
+        top: 0,
+        height: 0,
+        min_dx: 0,
+        max_dx: 0,
+    }; ORIENTATIONS.len()];
+    let mut o = 0;
+    while o < ORIENTATIONS.len() {
+        let minos = &ORIENTATIONS[o];
+        let (mut top, mut bottom, mut min_dx, mut max_dx) = (i8::MAX, i8::MIN, i8::MAX, i8::MIN);
+        let mut i = 0;
+        while i < 4 {
+            let m = minos[i];
+            if m.dy < top {
+                top = m.dy;
+            }
+            if m.dy > bottom {
+                bottom = m.dy;
+            }
+            if m.dx < min_dx {
+                min_dx = m.dx;
+            }
+            if m.dx > max_dx {
+                max_dx = m.dx;
+            }
+            i += 1;
+        }
+        let mut rows = [0u16; 4];
+        let mut lowest = [NO_MINO; 5];
+        let mut i = 0;
+        while i < 4 {
+            let m = minos[i];
+            rows[(m.dy - top) as usize] |= 1 << (m.dx + 2);
+            if m.dy > lowest[(m.dx + 2) as usize] {
+                lowest[(m.dx + 2) as usize] = m.dy;
+            }
+            i += 1;
+        }
+        out[o] = Shape {
+            rows,
+            lowest,
+            top,
+            height: bottom - top + 1,
+            min_dx,
+            max_dx,
+        };
+        o += 1;
+    }
+    out
+};
+
 impl Field {
     /// The field of a playfield page (a cell is filled when its tile is below `tileEmpty`).
     #[must_use]
@@ -39,12 +112,29 @@ impl Field {
     #[inline]
     #[must_use]
     pub fn fits(&self, orientation: u8, x: i8, y: i8) -> bool {
-        minos(orientation).iter().all(|&(dx, dy)| {
-            let (cx, cy) = (x + dx, y + dy);
-            (0..10).contains(&cx)
-                && (-2..20).contains(&cy)
-                && (cy < 0 || self.rows[cy as usize] >> cx & 1 == 0)
-        })
+        let shape = &SHAPES[usize::from(orientation)];
+        if x + shape.min_dx < 0 || x + shape.max_dx > 9 {
+            return false;
+        }
+        let top = y + shape.top;
+        if top < -2 || top + shape.height > 20 {
+            return false;
+        }
+        // Every orientation has a mino at or left of its centre, so x >= 0 here.
+        let shift = x as u32;
+        let mut i = 0;
+        while i < shape.height {
+            let row = top + i;
+            if row >= 0
+                && (u32::from(self.rows[row as usize]) << 2)
+                    & (u32::from(shape.rows[i as usize]) << shift)
+                    != 0
+            {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// The row a piece dropped straight down from row `y` comes to rest at (it must fit at `y`).
@@ -55,6 +145,41 @@ impl Field {
             y += 1;
         }
         y
+    }
+
+    /// Each column's cells as bits (bit `y` = row `y`), with bit 20 set as the floor: for
+    /// [`Field::drop_row_by_columns`].
+    #[must_use]
+    pub fn columns(&self) -> [u32; 10] {
+        let mut columns = [1u32 << 20; 10];
+        for (y, &row) in self.rows.iter().enumerate() {
+            let mut bits = row & FULL_ROW;
+            while bits != 0 {
+                columns[bits.trailing_zeros() as usize] |= 1 << y;
+                bits &= bits - 1;
+            }
+        }
+        columns
+    }
+
+    /// [`Field::drop_row`] from the field's [`Field::columns`]: each column of the piece falls
+    /// to the first filled cell below its lowest mino, and the piece stops at the nearest.
+    #[inline]
+    #[must_use]
+    pub fn drop_row_by_columns(columns: &[u32; 10], orientation: u8, x: i8, y: i8) -> i8 {
+        let shape = &SHAPES[usize::from(orientation)];
+        let mut land = i8::MAX;
+        for (i, &dy) in shape.lowest.iter().enumerate() {
+            if dy == NO_MINO {
+                continue;
+            }
+            let column = columns[(x + i as i8 - 2) as usize];
+            // The first filled row below the lowest mino (rows above the field are empty).
+            let from = (y + dy + 1).max(0) as u32;
+            let blocked = (column >> from).trailing_zeros() + from;
+            land = land.min(blocked as i8 - 1 - dy);
+        }
+        land
     }
 
     /// Locks a piece and clears the full rows, as `playState_lockTetrimino` and
@@ -206,6 +331,52 @@ mod tests {
             if field.fits(orientation, x as i8, 0) {
                 let land = field.drop_row(orientation, x as i8, 0);
                 prop_assert!(agrees_with_rules(&page, orientation, x, land as u8));
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// The row-mask collision test equals the mino-by-mino one everywhere, off the field too
+        /// (the tap estimates try columns −1 and 10).
+        #[test]
+        fn fits_by_rows_equals_fits_by_minos(
+            rows in prop::collection::vec(0u16..0x400, 20),
+            orientation in 0u8..19,
+            x in -4i8..14,
+            y in -4i8..23,
+        ) {
+            let mut field = Field::default();
+            field.rows.copy_from_slice(&rows);
+            let by_minos = minos(orientation).iter().all(|&(dx, dy)| {
+                let (cx, cy) = (x + dx, y + dy);
+                (0..10).contains(&cx)
+                    && (-2..20).contains(&cy)
+                    && (cy < 0 || field.rows[cy as usize] >> cx & 1 == 0)
+            });
+            prop_assert_eq!(field.fits(orientation, x, y), by_minos);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        /// Dropping by columns lands where dropping row by row does.
+        #[test]
+        fn drop_by_columns_equals_drop_by_rows(
+            heights in prop::collection::vec(0u8..=20, 10),
+            holes in prop::collection::vec(prop_oneof![Just(0u16), 0u16..0x400], 20),
+            orientation in 0u8..19,
+            x in 0i8..10,
+            y in -2i8..20,
+        ) {
+            let field = Field::from_page(&page_from(&heights, &holes));
+            if field.fits(orientation, x, y) {
+                prop_assert_eq!(
+                    Field::drop_row_by_columns(&field.columns(), orientation, x, y),
+                    field.drop_row(orientation, x, y)
+                );
             }
         }
     }

@@ -73,8 +73,9 @@ pub struct Decision {
 pub struct Workspace {
     pub(crate) first: Searcher,
     /// The preview's search: only the set of places matters there (the lowest cost over them),
-    /// so the sweep serves, which finds the searcher's set faster.
-    second: Sweeper,
+    /// so the sweep serves, which finds the searcher's set faster. The score player sweeps the
+    /// current piece with it too.
+    pub(crate) second: Sweeper,
 }
 
 impl Workspace {

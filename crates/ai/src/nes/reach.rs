@@ -70,16 +70,19 @@ pub fn drops(field: &Field, spawn: u8, gravity: Gravity, model: &InputModel) -> 
         return out;
     }
     let presses = press_frames(model, 5);
+    let columns = field.columns();
+    let land = |o: u8, x: i8, y: i8| Field::drop_row_by_columns(&columns, o, x, y);
     for (target, rotation_presses, clockwise) in rotations(spawn) {
         for (dir, max_taps) in [(0i8, 0usize), (-1, 5), (1, 4)] {
             for taps in usize::from(dir != 0)..=max_taps {
                 match tap_to(
-                    field,
+                    |o, x, y| field.fits(o, x, y),
                     spawn,
                     (rotation_presses, clockwise),
                     (dir, taps),
                     gravity,
                     &presses,
+                    land,
                 ) {
                     Some(d) => {
                         debug_assert_eq!(d.orientation, target);
@@ -120,20 +123,117 @@ pub fn reaches(
     };
     let dir = (x - 5).signum();
     let taps = usize::from((x - 5).unsigned_abs());
-    taps <= presses.len()
-        && tap_to(field, spawn, rotation, (dir, taps), gravity, presses).is_some_and(|d| d.x == x)
+    if taps > presses.len() {
+        return false;
+    }
+    let path = TapPath {
+        spawn,
+        rotation,
+        dir,
+        taps: taps as u8,
+        gravity,
+        presses: {
+            let mut first = [0; 5];
+            for (f, &p) in first.iter_mut().zip(presses.iter().take(taps.max(2))) {
+                *f = p;
+            }
+            first
+        },
+    };
+    // The cells the taps test on an empty field: when the field has none of them filled, every
+    // test passes as it does there.
+    if let Some(cells) = path_cells(&path)
+        && cells.iter().zip(&field.rows).all(|(c, r)| c & r == 0)
+    {
+        return true;
+    }
+    taps_reach(field, &path, x)
+}
+
+/// Whether the taps of `path` get the piece to column `x` on `field`.
+fn taps_reach(field: &Field, path: &TapPath, x: i8) -> bool {
+    // Where it would land does not matter here, only that it gets there.
+    tap_to(
+        |o, x, y| field.fits(o, x, y),
+        path.spawn,
+        path.rotation,
+        (path.dir, usize::from(path.taps)),
+        path.gravity,
+        &path.presses,
+        |_, _, y| y,
+    )
+    .is_some_and(|d| d.x == x)
+}
+
+/// One way of tapping a piece from spawn, as [`reaches`] tries it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TapPath {
+    spawn: u8,
+    rotation: (u8, bool),
+    dir: i8,
+    taps: u8,
+    gravity: Gravity,
+    /// The press frames the taps and rotations use (0 past them).
+    presses: [u32; 5],
+}
+
+thread_local! {
+    /// [`path_cells`] of the paths tried so far on this thread (a few dozen: they depend on the
+    /// level's gravity and the input timeline only), newest first.
+    static PATH_CELLS: std::cell::RefCell<Vec<(TapPath, Option<[u16; 20]>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The field cells (rows 0-19) that the taps of `path` test on an empty field, or `None` when
+/// the piece does not get there even on an empty field.
+fn path_cells(path: &TapPath) -> Option<[u16; 20]> {
+    if let Some(known) = PATH_CELLS.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|&(_, cells)| cells)
+    }) {
+        return known;
+    }
+    let cells = std::cell::RefCell::new([0u16; 20]);
+    let empty = Field::default();
+    let target = 5 + path.dir * path.taps as i8;
+    let result = tap_to(
+        |o, x, y| {
+            for m in playfield_nes::tables::ORIENTATIONS[usize::from(o)] {
+                let (cx, cy) = (x + m.dx, y + m.dy);
+                if (0..10).contains(&cx) && (0..20).contains(&cy) {
+                    cells.borrow_mut()[cy as usize] |= 1 << cx;
+                }
+            }
+            empty.fits(o, x, y)
+        },
+        path.spawn,
+        path.rotation,
+        (path.dir, usize::from(path.taps)),
+        path.gravity,
+        &path.presses,
+        |_, _, y| y,
+    );
+    let known = result
+        .is_some_and(|d| d.x == target)
+        .then(|| cells.into_inner());
+    PATH_CELLS.with(|m| m.borrow_mut().insert(0, (*path, known)));
+    known
 }
 
 /// Taps `taps` times in direction `dir` and presses the rotation button `rotation.0` times,
-/// on the press frames, against gravity; then drops. `None` when a tap or a rotation is
-/// blocked, or the piece locks before the last press.
+/// on the press frames, against gravity; then drops (`land` gives the row it drops to from
+/// (orientation, x, y)). `None` when a tap or a rotation is blocked, or the piece locks before
+/// the last press.
 fn tap_to(
-    field: &Field,
+    fits: impl Fn(u8, i8, i8) -> bool,
     spawn: u8,
     rotation: (u8, bool),
     (dir, taps): (i8, usize),
     gravity: Gravity,
     presses: &[u32],
+    land: impl Fn(u8, i8, i8) -> i8,
 ) -> Option<Drop> {
     let (rotation_presses, clockwise) = rotation;
     let actions = taps.max(usize::from(rotation_presses));
@@ -147,14 +247,14 @@ fn tap_to(
             if next < actions && presses[next] == frame {
                 // shift_tetrimino, then rotate_tetrimino, as the ROM orders them.
                 if next < taps {
-                    if !field.fits(o, x + dir, y) {
+                    if !fits(o, x + dir, y) {
                         return None;
                     }
                     x += dir;
                 }
                 if next < usize::from(rotation_presses) {
                     let r = ROTATION_TABLE[usize::from(o)][usize::from(clockwise)];
-                    if !field.fits(r, x, y) {
+                    if !fits(r, x, y) {
                         return None;
                     }
                     o = r;
@@ -172,7 +272,7 @@ fn tap_to(
                 fall_timer = 0;
             }
             for _ in 0..rows {
-                if !field.fits(o, x, y + 1) {
+                if !fits(o, x, y + 1) {
                     // Locked here: fine only once every press is done.
                     return (frame == last).then_some(Drop {
                         orientation: o,
@@ -187,13 +287,56 @@ fn tap_to(
     Some(Drop {
         orientation: o,
         x,
-        y: field.drop_row(o, x, y),
+        y: land(o, x, y),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// The empty-field shortcut of `reaches` gives what tapping on the field gives.
+        #[test]
+        fn reaches_equals_tapping_on_the_field(
+            heights in prop::collection::vec(0u8..=20, 10),
+            x in 0i8..10,
+            drop_speed in 1u8..4,
+            double in any::<bool>(),
+            timeline in prop_oneof![Just("X"), Just("X."), Just("X...")],
+        ) {
+            let mut field = Field::default();
+            for (c, &h) in heights.iter().enumerate() {
+                for row in &mut field.rows[usize::from(20 - h)..] {
+                    *row |= 1 << c;
+                }
+            }
+            let presses = press_frames(&InputModel::new(timeline, true, 0).unwrap(), 5);
+            let gravity = Gravity { drop_speed, double };
+            let (spawn, target) = (0x12, 0x11);
+            let expected = field.fits(spawn, 5, 0)
+                && taps_reach(
+                    &field,
+                    &TapPath {
+                        spawn,
+                        rotation: (1, true),
+                        dir: (x - 5).signum(),
+                        taps: (x - 5).unsigned_abs(),
+                        gravity,
+                        presses: {
+                            let mut first = [0; 5];
+                            first.copy_from_slice(&presses[..5]);
+                            first
+                        },
+                    },
+                    x,
+                );
+            prop_assert_eq!(reaches(&field, spawn, target, x, gravity, &presses), expected);
+        }
+    }
 
     #[test]
     fn on_an_empty_field_every_column_is_reached_at_level_18() {

@@ -303,6 +303,36 @@ pub struct Placement {
     node: u32,
 }
 
+impl Placement {
+    /// The placement that `inputs` (one entry per frame from `start`, the last the frame whose
+    /// drop is blocked) lead to, replayed with the searcher's frame model; `None` when they do
+    /// not lock on their last frame. For sequences found by another search (the sweep): the
+    /// result carries no search node, so [`Searcher::inputs`] gives nothing for it.
+    #[must_use]
+    pub fn replayed(
+        page: &[u8; 256],
+        start: PieceState,
+        gravity: Gravity,
+        inputs: &[Buttons],
+    ) -> Option<Placement> {
+        let mut s = start;
+        let (last, before) = inputs.split_last()?;
+        for b in before {
+            if step_piece(page, &mut s, b.0, gravity) == FrameResult::Locked {
+                return None;
+            }
+        }
+        (step_piece(page, &mut s, last.0, gravity) == FrameResult::Locked).then_some(Placement {
+            x: s.x,
+            y: s.y,
+            orientation: s.orientation,
+            autorepeat_x: s.autorepeat_x,
+            frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
+            node: u32::MAX,
+        })
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Node {
     state: PieceState,
