@@ -145,10 +145,26 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[13] = i32::from(controllable(nes));
 }
 
-fn reward_of(reward: Reward, before: &Nes, after: &Nes) -> f64 {
+/// The score and the lines of a game, what a reward is counted from.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    score: u32,
+    lines: u32,
+}
+
+impl Tally {
+    fn of(nes: &Nes) -> Tally {
+        Tally {
+            score: nes.score(),
+            lines: nes.lines(),
+        }
+    }
+}
+
+fn reward_of(reward: Reward, before: Tally, after: &Nes) -> f64 {
     match reward {
-        Reward::Score => f64::from(after.score()) - f64::from(before.score()),
-        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines()),
+        Reward::Score => f64::from(after.score()) - f64::from(before.score),
+        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines),
     }
 }
 
@@ -235,6 +251,8 @@ pub struct PlacementGame {
     placements: Vec<SweepPlacement>,
     /// For each action, the index in `placements` (or -1).
     action_index: Vec<i16>,
+    /// The buttons of the placement being played (kept to save an allocation per step).
+    inputs: Vec<u8>,
     /// Pieces placed this episode.
     pub pieces: u32,
 }
@@ -262,6 +280,7 @@ impl Clone for PlacementGame {
             searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
+            inputs: Vec::new(),
             pieces: self.pieces,
         };
         copy.search();
@@ -282,6 +301,7 @@ impl PlacementGame {
             searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
+            inputs: Vec::new(),
             pieces: 0,
         }
     }
@@ -380,15 +400,17 @@ impl PlacementGame {
     /// gamepad, then runs the game to the next piece under control (or its end).
     pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
         let placement = self.check_action(action)?;
-        let inputs = self.searcher.inputs(&placement);
+        let mut inputs = std::mem::take(&mut self.inputs);
+        inputs.clear();
+        self.searcher.inputs_into(&placement, &mut inputs);
         let settings = &self.settings;
         let Some(game) = self.game.as_mut() else {
             return Err("the environment was never reset: call reset() first".to_owned());
         };
-        let before = game.nes.clone();
+        let before = Tally::of(&game.nes);
         let mut ended = false;
         for &b in &inputs {
-            let events = game.step(b);
+            let events = game.step(Buttons(b));
             if game.over(events) {
                 ended = true;
                 break;
@@ -424,7 +446,8 @@ impl PlacementGame {
                 return Err("internal error: no piece came under control".to_owned());
             }
         }
-        outcome.reward = reward_of(settings.reward, &before, &game.nes);
+        outcome.reward = reward_of(settings.reward, before, &game.nes);
+        self.inputs = inputs;
         self.piece_frame = 0;
         self.done = ended || outcome.truncated;
         self.search();
@@ -437,7 +460,7 @@ impl PlacementGame {
                         break;
                     }
                 }
-                outcome.reward = reward_of(self.settings.reward, &before, &game.nes);
+                outcome.reward = reward_of(self.settings.reward, before, &game.nes);
             }
             self.done = true;
         }
