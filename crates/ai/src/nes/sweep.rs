@@ -585,7 +585,8 @@ impl Sweeper {
     /// [`step_group`] on the whole mask, then the drop of each orientation's union. The states
     /// this merges (the same column and orientation reached with different buttons at the same
     /// frame) have the same future, so the placements and their earliest frames are the general
-    /// sweep's (the property tests hold both to the searcher).
+    /// sweep's (the property tests hold both to the searcher); a blocked shift or rotation is
+    /// not stepped at all, as it leaves the piece where pressing nothing does.
     fn sweep_taps(
         &mut self,
         page: &[u8; 256],
@@ -612,6 +613,7 @@ impl Sweeper {
         self.layers.push(1);
         let masks = std::mem::take(&mut self.masks);
         let count = masks.count;
+        let mut links = [[Link::default(); 10]; 4];
         let mut frame = start.frame;
         let mut layer = 0usize;
         loop {
@@ -632,9 +634,9 @@ impl Sweeper {
             (drops, fall_timer, autorepeat_y) =
                 frame_timers(fall_timer, autorepeat_y, 0, 0, gravity);
             // Each orientation's columns after the shift and the rotation, and how each column
-            // was first reached.
+            // was first reached (`links` is kept from frame to frame: only the columns reached
+            // in this frame are read).
             let mut reached = [0u16; 4];
-            let mut links = [[Link::default(); 10]; 4];
             let mut take = |to: usize, mask: u16, dx: i8, index: u32, buttons: u8| {
                 let new = mask & !reached[to];
                 if new == 0 {
@@ -659,19 +661,19 @@ impl Sweeper {
                     take(o, mask, 0, index, 0);
                     continue;
                 }
-                // shift_tetrimino: a new press of Left or Right shifts where the piece fits.
+                // shift_tetrimino: a new press of Left or Right shifts where the piece fits. The
+                // columns where the shift is blocked stay where they are, in the state nothing
+                // pressed reaches (only `autorepeatX` and the held direction differ, and the
+                // next frame forgets both), so they are not taken again.
                 let fit = masks.fit_at(o, y);
-                let left = (mask >> 1) & fit;
-                let right = (mask << 1) & fit;
                 let shifts = [
                     (mask, 0, 0),
-                    (left, -1, LEFT),
-                    (mask & !(left << 1), 0, LEFT),
-                    (right, 1, RIGHT),
-                    (mask & !(right >> 1), 0, RIGHT),
+                    ((mask >> 1) & fit, -1, LEFT),
+                    ((mask << 1) & fit, 1, RIGHT),
                 ];
                 // rotate_tetrimino: A turns clockwise, B counterclockwise, where the turned
-                // piece fits; elsewhere the piece keeps its orientation.
+                // piece fits; elsewhere the piece keeps its orientation, as without the press
+                // (taken already).
                 let [turn_b, turn_a] = masks.turn[o];
                 for (shifted, dx, dpad) in shifts {
                     if shifted == 0 {
@@ -680,9 +682,7 @@ impl Sweeper {
                     take(o, shifted, dx, index, dpad);
                     for (rot, to) in [(A, turn_a), (B, turn_b)] {
                         let to = usize::from(to);
-                        let fits = masks.fit_at(to, y);
-                        take(to, shifted & fits, dx, index, dpad | rot);
-                        take(o, shifted & !fits, dx, index, dpad | rot);
+                        take(to, shifted & masks.fit_at(to, y), dx, index, dpad | rot);
                     }
                 }
             }
