@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
+use playfield_ai::nes::game::{LevelMenuWaits, split_mix};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
@@ -64,8 +64,9 @@ pub struct NesSettings {
     /// Frame environment: whether Start and Select reach the game (pause, the reset combo).
     pub start_select: bool,
     /// The engine at the level menu and the frames to get there (they do not depend on the
-    /// seed): every reset starts from it instead of powering on again.
-    pub level_menu: Arc<(Nes, Vec<Buttons>)>,
+    /// seed), and the same along the menu's wait: every reset starts from the nearest instead
+    /// of powering on again.
+    pub level_menu: Arc<LevelMenuWaits>,
 }
 
 /// How a step ended.
@@ -80,8 +81,8 @@ pub struct StepOutcome {
 }
 
 /// The level-menu state for `config` (see [`NesSettings::level_menu`]).
-pub fn level_menu(config: &GameConfig) -> Result<Arc<(Nes, Vec<Buttons>)>, GameError> {
-    reach_level_menu(config)
+pub fn level_menu(config: &GameConfig) -> Result<Arc<LevelMenuWaits>, GameError> {
+    LevelMenuWaits::new(config)
         .map(Arc::new)
         .ok_or(GameError::NoLevelMenu)
 }
@@ -186,12 +187,11 @@ impl Recorded {
     }
 
     /// Powers on and goes through the menus with `config` until the first piece is under
-    /// control, resuming from the level menu `level_menu` reached for the same game type/music.
-    pub fn start(
-        config: &GameConfig,
-        level_menu: &(Nes, Vec<Buttons>),
-    ) -> Result<Recorded, GameError> {
-        let (nes, input) = start_game_from(level_menu.0.clone(), level_menu.1.clone(), config)
+    /// control, resuming from the level menu `level_menu` reached for the same game type/music
+    /// (the state of its wait nearest the seed's).
+    pub fn start(config: &GameConfig, level_menu: &LevelMenuWaits) -> Result<Recorded, GameError> {
+        let (nes, input) = level_menu
+            .start_game(config)
             .ok_or(GameError::NoFirstPiece)?;
         Ok(Recorded {
             nes,
