@@ -340,42 +340,102 @@ proptest! {
     #[test]
     fn sweep_equals_search(s in setup(), model in models(), pick in any::<u64>()) {
         let nes = build(&s);
-        let start = PieceState::from_nes(&nes, 0);
-        let mut searcher = Searcher::new();
-        let searched: HashMap<(u8, u8, u8), u32> = searcher
-            .search(&nes.raw.playfield, start, gravity(&nes), &model)
-            .iter()
-            .map(|p| ((p.x, p.y, p.orientation), p.frames))
-            .collect();
-        let mut sweeper = Sweeper::new();
-        let swept = sweeper.search(&nes.raw.playfield, start, gravity(&nes), &model).to_vec();
-        let swept_map: HashMap<(u8, u8, u8), u32> =
-            swept.iter().map(|p| ((p.x, p.y, p.orientation), p.frames)).collect();
-        prop_assert_eq!(swept_map.len(), swept.len(), "a placement listed twice");
-        prop_assert_eq!(&swept_map, &searched);
-        let step = (swept.len() / 12).max(1);
-        for (i, p) in swept.iter().enumerate().skip((pick as usize) % step).step_by(step) {
-            let inputs = sweeper.inputs(p);
-            prop_assert_eq!(inputs.len() as u32, p.frames);
-            // The sequence is one the input model allows.
-            let mut prev = nes.raw.held_buttons_player1;
-            for (f, b) in inputs.iter().enumerate() {
-                let newly = b.0 & !prev;
-                prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
-                prev = b.0;
-            }
-            let mut e = nes.clone();
-            for (f, &b) in inputs.iter().enumerate() {
-                prop_assert_eq!(e.raw.player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
-                e.step(b);
-            }
-            prop_assert_eq!(e.raw.player1.play_state, play_state::LOCK);
-            prop_assert_eq!(
-                (e.raw.player1.tetrimino_x, e.raw.player1.tetrimino_y, e.raw.player1.current_piece),
-                (p.x, p.y, p.orientation)
-            );
-        }
+        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, 0), &model, pick)?;
     }
+
+    /// The same for the taps-only model without soft drop at 30 Hz and slower, which the sweep
+    /// runs on orientations alone, from any frame of the timeline (the placement environment
+    /// plans the first piece in the opening delay, at a frame counted from the spawn).
+    #[test]
+    fn taps_sweep_equals_search(
+        s in setup(),
+        timeline in prop::sample::select(vec!["X.", "X..", "X...", "X...."]),
+        frame in 0u32..6,
+        release in prop::bool::weighted(0.75),
+        pick in any::<u64>(),
+    ) {
+        // Mostly nothing held, as in the environment (the case the sweep runs on orientations
+        // alone); otherwise the general sweep.
+        let s = Setup { held: if release { 0 } else { s.held }, ..s };
+        let nes = build(&s);
+        let model = InputModel { soft_drop: false, ..InputModel::new(timeline, false, 0).expect("valid") };
+        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, frame), &model, pick)?;
+    }
+}
+
+/// The sweep from `start` on `nes` against the searcher: the same placements with the same
+/// earliest lock frames, and a sample of the sweep's buttons (picked by `pick`) allowed by the
+/// model and locking exactly there in the engine.
+fn sweep_equals_search_from(
+    nes: &Nes,
+    start: PieceState,
+    model: &InputModel,
+    pick: u64,
+) -> Result<(), TestCaseError> {
+    let mut searcher = Searcher::new();
+    let searched: HashMap<(u8, u8, u8), u32> = searcher
+        .search(&nes.raw.playfield, start, gravity(nes), model)
+        .iter()
+        .map(|p| ((p.x, p.y, p.orientation), p.frames))
+        .collect();
+    let mut sweeper = Sweeper::new();
+    let swept = sweeper
+        .search(&nes.raw.playfield, start, gravity(nes), model)
+        .to_vec();
+    let swept_map: HashMap<(u8, u8, u8), u32> = swept
+        .iter()
+        .map(|p| ((p.x, p.y, p.orientation), p.frames))
+        .collect();
+    prop_assert_eq!(swept_map.len(), swept.len(), "a placement listed twice");
+    prop_assert_eq!(&swept_map, &searched);
+    let step = (swept.len() / 12).max(1);
+    for (i, p) in swept
+        .iter()
+        .enumerate()
+        .skip((pick as usize) % step)
+        .step_by(step)
+    {
+        let inputs = sweeper.inputs(p);
+        prop_assert_eq!(inputs.len() as u32, p.frames);
+        // The sequence is one the input model allows.
+        let mut prev = nes.raw.held_buttons_player1;
+        for (f, b) in inputs.iter().enumerate() {
+            let newly = b.0 & !prev;
+            let frame = start.frame + f as u32 + 1;
+            prop_assert!(
+                newly == 0 || model.may_press(frame),
+                "press on frame {}",
+                frame
+            );
+            prop_assert!(model.soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
+            prop_assert!(
+                model.das || b.0 & prev & 0x03 == 0,
+                "a direction held without DAS"
+            );
+            prev = b.0;
+        }
+        let mut e = nes.clone();
+        for (f, &b) in inputs.iter().enumerate() {
+            prop_assert_eq!(
+                e.raw.player1.play_state,
+                play_state::ACTIVE,
+                "placement {} frame {}",
+                i,
+                f
+            );
+            e.step(b);
+        }
+        prop_assert_eq!(e.raw.player1.play_state, play_state::LOCK);
+        prop_assert_eq!(
+            (
+                e.raw.player1.tetrimino_x,
+                e.raw.player1.tetrimino_y,
+                e.raw.player1.current_piece
+            ),
+            (p.x, p.y, p.orientation)
+        );
+    }
+    Ok(())
 }
 
 proptest! {

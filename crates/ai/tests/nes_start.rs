@@ -1,7 +1,10 @@
-//! Starting games from a shared level-menu state gives the same frames as from power-on.
+//! Starting games from a shared level-menu state, or from the nearest state of its wait, gives
+//! the same frames as from power-on.
 
 use playfield_ai::nes::GameConfig;
-use playfield_ai::nes::game::{reach_level_menu, start_game, start_game_from};
+use playfield_ai::nes::game::{
+    LevelMenuWaits, MAX_MENU_WAIT, reach_level_menu, split_mix, start_game, start_game_from,
+};
 use playfield_nes::GameType;
 
 #[test]
@@ -22,13 +25,38 @@ fn resumed_start_equals_power_on_start() {
             double_speed_level: None,
         };
         let (menu, menu_input) = reach_level_menu(&base).expect("the level menu is reached");
-        for seed in [0u64, 1, 7, 12_345, u64::MAX] {
+        let waits = LevelMenuWaits::new(&base).expect("the level menu is reached");
+        // Seeds whose waits fall on and around the waits' strides, at both ends, and elsewhere.
+        let mut seeds = vec![0u64, 1, 7, 12_345, u64::MAX];
+        let wanted = [
+            0,
+            1,
+            31,
+            32,
+            33,
+            63,
+            64,
+            500,
+            991,
+            992,
+            1_000,
+            MAX_MENU_WAIT - 1,
+        ];
+        seeds.extend(wanted.iter().map(|&w| {
+            (0..200_000u64)
+                .find(|&s| split_mix(s) % MAX_MENU_WAIT == w)
+                .expect("a seed with that wait")
+        }));
+        for seed in seeds {
             let config = GameConfig { seed, ..base };
             let (a, a_input) = start_game(&config).expect("starts");
             let (b, b_input) =
                 start_game_from(menu.clone(), menu_input.clone(), &config).expect("starts");
             assert_eq!(a_input, b_input, "{config:?}");
             assert_eq!(a, b, "{config:?}");
+            let (c, c_input) = waits.start_game(&config).expect("starts");
+            assert_eq!(a_input, c_input, "{config:?} from the waits");
+            assert_eq!(a, c, "{config:?} from the waits");
         }
     }
 }

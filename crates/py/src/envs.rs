@@ -9,10 +9,10 @@ use playfield_ai::nes::GameConfig;
 use playfield_ai::standard::MoveModel;
 use playfield_nes::GameType;
 use playfield_standard::EndRule;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
+use crate::error::{ArgError, Dims, GameError};
 use crate::game::{
     COLS, FrameGame, NES_ACTIONS, NES_STATE_LEN, NesSettings, PlacementGame, ROWS, Reward,
     STANDARD_ACTIONS, STANDARD_STATE_LEN, StandardEnvGame, StandardSettings, StepOutcome,
@@ -40,7 +40,7 @@ enum AnyGame {
 }
 
 impl AnyGame {
-    fn reset(&mut self, seed: u64) -> Result<(), String> {
+    fn reset(&mut self, seed: u64) -> Result<(), GameError> {
         match self {
             AnyGame::Placement(g) => g.reset(seed),
             AnyGame::Frame(g) => g.reset(seed),
@@ -48,7 +48,7 @@ impl AnyGame {
         }
     }
 
-    fn check(&self, action: i64) -> Result<(), String> {
+    fn check(&self, action: i64) -> Result<(), GameError> {
         match self {
             AnyGame::Placement(g) => g.check_action(action).map(drop),
             AnyGame::Frame(g) => g.check_action(action).map(drop),
@@ -56,7 +56,7 @@ impl AnyGame {
         }
     }
 
-    fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+    fn step(&mut self, action: i64) -> Result<StepOutcome, GameError> {
         match self {
             AnyGame::Placement(g) => g.step(action),
             AnyGame::Frame(g) => g.step(action),
@@ -117,12 +117,8 @@ impl AnyGame {
     }
 }
 
-fn value_error(e: String) -> PyErr {
-    PyValueError::new_err(e)
-}
-
 fn reward(name: &str) -> PyResult<Reward> {
-    Reward::parse(name).map_err(value_error)
+    Ok(Reward::parse(name)?)
 }
 
 /// One game of an environment, stepped from Python.
@@ -161,9 +157,7 @@ fn nes_settings(
     start_select: bool,
 ) -> PyResult<NesSettings> {
     if game_type > 1 {
-        return Err(PyValueError::new_err(format!(
-            "game_type must be 0 (A-type) or 1 (B-type), got {game_type}"
-        )));
+        return Err(ArgError::EnvGameType(game_type).into());
     }
     let config = GameConfig {
         game_type: GameType::from_raw(game_type),
@@ -175,9 +169,7 @@ fn nes_settings(
         max_frames,
         double_speed_level: None,
     };
-    config
-        .validate()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    config.validate().map_err(ArgError::from)?;
     let mut input = input_model(input, das, reaction)?;
     input.soft_drop = soft_drop;
     Ok(NesSettings {
@@ -185,40 +177,45 @@ fn nes_settings(
         input,
         reward: reward(reward_name)?,
         start_select,
-        level_menu: crate::game::level_menu(&config).map_err(PyRuntimeError::new_err)?,
+        level_menu: crate::game::level_menu(&config)?,
     })
 }
 
 /// Reads a 2-D array's rows as one contiguous slice, checking its shape.
 fn rows_mut<'a, T: numpy::Element>(
     a: &'a mut PyReadwriteArray2<'_, T>,
-    name: &str,
+    name: &'static str,
     rows: usize,
     cols: usize,
 ) -> PyResult<&'a mut [T]> {
     let shape = a.shape().to_vec();
     if shape != [rows, cols] {
-        return Err(PyValueError::new_err(format!(
-            "{name} must have shape ({rows}, {cols}), got {shape:?}"
-        )));
+        return Err(ArgError::Shape {
+            name,
+            want: Dims(vec![rows, cols]),
+            got: shape,
+        }
+        .into());
     }
-    a.as_slice_mut()
-        .map_err(|_| PyValueError::new_err(format!("{name} must be C-contiguous")))
+    Ok(a.as_slice_mut()
+        .map_err(|_| ArgError::NotContiguous(name))?)
 }
 
 fn vec_mut<'a, T: numpy::Element>(
     a: &'a mut PyReadwriteArray1<'_, T>,
-    name: &str,
+    name: &'static str,
     len: usize,
 ) -> PyResult<&'a mut [T]> {
     if a.len() != len {
-        return Err(PyValueError::new_err(format!(
-            "{name} must have length {len}, got {}",
-            a.len()
-        )));
+        return Err(ArgError::Length {
+            name,
+            want: len,
+            got: a.len(),
+        }
+        .into());
     }
-    a.as_slice_mut()
-        .map_err(|_| PyValueError::new_err(format!("{name} must be C-contiguous")))
+    Ok(a.as_slice_mut()
+        .map_err(|_| ArgError::NotContiguous(name))?)
 }
 
 #[pymethods]
@@ -289,26 +286,15 @@ impl EnvCore {
         reward: &str,
         max_lines: Option<u64>,
     ) -> PyResult<Self> {
-        let model: MoveModel =
-            model
-                .parse()
-                .map_err(|e: playfield_ai::standard::moves::UnknownMoveModel| {
-                    PyValueError::new_err(e.to_string())
-                })?;
+        let model: MoveModel = model.parse().map_err(ArgError::from)?;
         let end_rule = match end_rule {
             "spawn-blocked" => EndRule::SpawnBlocked,
             "no-placement" => EndRule::NoPlacement,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown end_rule {end_rule:?} (known: \"spawn-blocked\", \"no-placement\")"
-                )));
-            }
+            _ => return Err(ArgError::EndRule(end_rule.to_owned()).into()),
         };
-        playfield_standard::Board::new(height).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        playfield_standard::Board::new(height).map_err(ArgError::from)?;
         if !(1..=10).contains(&level) {
-            return Err(PyValueError::new_err(format!(
-                "level must be 1-10 (Fahey's levels), got {level}"
-            )));
+            return Err(ArgError::StandardLevel(level).into());
         }
         let s = StandardSettings {
             height,
@@ -366,8 +352,7 @@ impl EnvCore {
     /// Starts an episode.
     fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
         let game = &mut self.game;
-        py.detach(|| game.reset(seed))
-            .map_err(PyRuntimeError::new_err)?;
+        py.detach(|| game.reset(seed))?;
         self.actions.clear();
         self.started = true;
         Ok(())
@@ -375,15 +360,14 @@ impl EnvCore {
 
     /// Plays one action; returns (reward, terminated, truncated).
     fn step(&mut self, py: Python<'_>, action: i64) -> PyResult<(f64, bool, bool)> {
-        self.game.check(action).map_err(value_error)?;
+        self.game.check(action)?;
         let game = &mut self.game;
         let o = if matches!(game, AnyGame::Frame(_)) {
             // One frame is a few tens of nanoseconds: releasing the interpreter would cost more.
             game.step(action)
         } else {
             py.detach(|| game.step(action))
-        }
-        .map_err(PyRuntimeError::new_err)?;
+        }?;
         self.actions.push(action);
         Ok((o.reward, o.terminated, o.truncated))
     }
@@ -443,9 +427,7 @@ impl EnvCore {
     /// per placement: action, x, y, orientation, frames to lock.
     fn placements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let AnyGame::Placement(g) = &self.game else {
-            return Err(PyValueError::new_err(
-                "placements() is for the NES placement environment",
-            ));
+            return Err(ArgError::NotPlacement("placements").into());
         };
         let rows: Vec<i32> = g
             .placements()
@@ -467,11 +449,9 @@ impl EnvCore {
     /// The buttons of every frame that play `action` (NES placement environment), uint8.
     fn buttons<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let AnyGame::Placement(g) = &self.game else {
-            return Err(PyValueError::new_err(
-                "buttons() is for the NES placement environment",
-            ));
+            return Err(ArgError::NotPlacement("buttons").into());
         };
-        let p = g.check_action(action).map_err(value_error)?;
+        let p = g.check_action(action)?;
         let b: Vec<u8> = g.inputs(&p).iter().map(|b| b.0).collect();
         Ok(PyArray1::from_vec(py, b))
     }
@@ -484,9 +464,7 @@ impl EnvCore {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<i32>>)> {
         let AnyGame::Placement(g) = &self.game else {
-            return Err(PyValueError::new_err(
-                "all_buttons() is for the NES placement environment",
-            ));
+            return Err(ArgError::NotPlacement("all_buttons").into());
         };
         // Each placement's buttons end to end, then padded into rows.
         let placements = g.placements();
@@ -519,7 +497,7 @@ impl EnvCore {
             AnyGame::Standard(_) => None,
         };
         game.map(crate::nes::PyNes::from_recorded)
-            .ok_or_else(|| PyValueError::new_err("no NES game here (not started, or Standard)"))
+            .ok_or_else(|| ArgError::NoNesGame.into())
     }
 
     /// What pickling needs: whether started, the episode's seed and its actions.
@@ -600,18 +578,16 @@ impl VectorCore {
     #[pyo3(signature = (template, num_envs, num_threads = None))]
     fn new(template: &EnvCore, num_envs: usize, num_threads: Option<usize>) -> PyResult<Self> {
         if num_envs == 0 {
-            return Err(PyValueError::new_err("num_envs must be at least 1"));
+            return Err(ArgError::Zero("num_envs").into());
         }
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(t) = num_threads {
             if t == 0 {
-                return Err(PyValueError::new_err("num_threads must be at least 1"));
+                return Err(ArgError::Zero("num_threads").into());
             }
             b = b.num_threads(t);
         }
-        let pool = b
-            .build()
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start threads: {e}")))?;
+        let pool = b.build().map_err(ArgError::from)?;
         Ok(VectorCore {
             games: vec![template.game.clone(); num_envs],
             needs_reset: vec![false; num_envs],
@@ -639,21 +615,23 @@ impl VectorCore {
         let seeds = seeds.as_slice()?.to_vec();
         let n = self.games.len();
         if seeds.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "seeds must have length {n}, got {}",
-                seeds.len()
-            )));
+            return Err(ArgError::Length {
+                name: "seeds",
+                want: n,
+                got: seeds.len(),
+            }
+            .into());
         }
         let (board, state, mask) = self.arrays(&mut board, &mut state, &mut mask)?;
         let outs = self.split(board, state, mask);
         let games = &mut self.games;
         let pool = &self.pool;
-        let reset_one = |((g, o), seed): ((&mut AnyGame, Out<'_>), u64)| -> Result<(), String> {
+        let reset_one = |((g, o), seed): ((&mut AnyGame, Out<'_>), u64)| -> Result<(), GameError> {
             g.reset(seed)?;
             g.write(o.board, o.state, o.mask);
             Ok(())
         };
-        let result: Result<(), String> = py.detach(|| {
+        let result: Result<(), GameError> = py.detach(|| {
             if pool.current_num_threads() == 1 {
                 games
                     .iter_mut()
@@ -670,7 +648,7 @@ impl VectorCore {
                 })
             }
         });
-        result.map_err(PyRuntimeError::new_err)?;
+        result?;
         self.needs_reset.fill(false);
         Ok(())
     }
@@ -691,16 +669,20 @@ impl VectorCore {
         let n = self.games.len();
         let actions = actions.as_slice()?;
         if actions.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "actions must have shape ({n},), got ({},)",
-                actions.len()
-            )));
+            return Err(ArgError::BatchLength {
+                name: "actions",
+                want: n,
+                got: actions.len(),
+            }
+            .into());
         }
         // Every action is checked before any game moves, so a bad one leaves all as they were.
         for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
             if !self.needs_reset[i] {
-                g.check(a)
-                    .map_err(|e| PyValueError::new_err(format!("sub-environment {i}: {e}")))?;
+                g.check(a).map_err(|e| GameError::SubEnvironment {
+                    index: i,
+                    source: Box::new(e),
+                })?;
             }
         }
         let reward = vec_mut(&mut reward, "reward", n)?;
@@ -730,7 +712,7 @@ impl VectorCore {
             &'a mut bool,
         );
         let step_one =
-            |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), String> {
+            |((((((g, reset), o), &a), r), te), tr): Item<'_, '_>| -> Result<(), GameError> {
                 if *reset {
                     let seed = next_episode_seed(g.seed());
                     g.reset(seed)?;
@@ -748,7 +730,7 @@ impl VectorCore {
                 g.write(o.board, o.state, o.mask);
                 Ok(())
             };
-        let result: Result<(), String> = py.detach(|| {
+        let result: Result<(), GameError> = py.detach(|| {
             if pool.current_num_threads() == 1 {
                 // One thread: step here, without waking a pool thread for every call.
                 games
@@ -775,7 +757,7 @@ impl VectorCore {
                 })
             }
         });
-        result.map_err(PyRuntimeError::new_err)
+        Ok(result?)
     }
 
     /// The seeds of the sub-games' current episodes.
@@ -802,13 +784,16 @@ impl VectorCore {
         let (r, c) = self.template.board_shape();
         let shape = board.shape().to_vec();
         if shape != [n, r, c] {
-            return Err(PyValueError::new_err(format!(
-                "board must have shape ({n}, {r}, {c}), got {shape:?}"
-            )));
+            return Err(ArgError::Shape {
+                name: "board",
+                want: Dims(vec![n, r, c]),
+                got: shape,
+            }
+            .into());
         }
         let board = board
             .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("board must be C-contiguous"))?;
+            .map_err(|_| ArgError::NotContiguous("board"))?;
         let state = rows_mut(state, "state", n, self.template.state_len())?;
         let m = if self.template.masked() {
             self.template.num_actions()

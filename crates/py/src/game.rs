@@ -5,12 +5,14 @@
 
 use std::sync::Arc;
 
-use playfield_ai::nes::game::{reach_level_menu, split_mix, start_game_from};
+use playfield_ai::nes::game::{LevelMenuWaits, split_mix};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
 use playfield_nes::{Buttons, Events, GameType, Nes, game_mode, play_state};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
+
+use crate::error::GameError;
 
 /// Board rows and columns of NES Tetris.
 pub const ROWS: usize = 20;
@@ -41,13 +43,11 @@ pub enum Reward {
 
 impl Reward {
     /// From the option's name.
-    pub fn parse(name: &str) -> Result<Reward, String> {
+    pub fn parse(name: &str) -> Result<Reward, GameError> {
         match name {
             "score" => Ok(Reward::Score),
             "lines" => Ok(Reward::Lines),
-            _ => Err(format!(
-                "unknown reward {name:?} (known: \"score\", \"lines\")"
-            )),
+            _ => Err(GameError::UnknownReward(name.to_owned())),
         }
     }
 }
@@ -64,8 +64,9 @@ pub struct NesSettings {
     /// Frame environment: whether Start and Select reach the game (pause, the reset combo).
     pub start_select: bool,
     /// The engine at the level menu and the frames to get there (they do not depend on the
-    /// seed): every reset starts from it instead of powering on again.
-    pub level_menu: Arc<(Nes, Vec<Buttons>)>,
+    /// seed), and the same along the menu's wait: every reset starts from the nearest instead
+    /// of powering on again.
+    pub level_menu: Arc<LevelMenuWaits>,
 }
 
 /// How a step ended.
@@ -80,10 +81,10 @@ pub struct StepOutcome {
 }
 
 /// The level-menu state for `config` (see [`NesSettings::level_menu`]).
-pub fn level_menu(config: &GameConfig) -> Result<Arc<(Nes, Vec<Buttons>)>, String> {
-    reach_level_menu(config)
+pub fn level_menu(config: &GameConfig) -> Result<Arc<LevelMenuWaits>, GameError> {
+    LevelMenuWaits::new(config)
         .map(Arc::new)
-        .ok_or_else(|| "the engine did not reach the level menu from power-on".to_owned())
+        .ok_or(GameError::NoLevelMenu)
 }
 
 /// The next episode's seed after `seed` (the environment's own chain, so an environment and a
@@ -145,10 +146,26 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[13] = i32::from(controllable(nes));
 }
 
-fn reward_of(reward: Reward, before: &Nes, after: &Nes) -> f64 {
+/// The score and the lines of a game, what a reward is counted from.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    score: u32,
+    lines: u32,
+}
+
+impl Tally {
+    fn of(nes: &Nes) -> Tally {
+        Tally {
+            score: nes.score(),
+            lines: nes.lines(),
+        }
+    }
+}
+
+fn reward_of(reward: Reward, before: Tally, after: &Nes) -> f64 {
     match reward {
-        Reward::Score => f64::from(after.score()) - f64::from(before.score()),
-        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines()),
+        Reward::Score => f64::from(after.score()) - f64::from(before.score),
+        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines),
     }
 }
 
@@ -170,15 +187,12 @@ impl Recorded {
     }
 
     /// Powers on and goes through the menus with `config` until the first piece is under
-    /// control, resuming from the level menu `level_menu` reached for the same game type/music.
-    pub fn start(
-        config: &GameConfig,
-        level_menu: &(Nes, Vec<Buttons>),
-    ) -> Result<Recorded, String> {
-        let (nes, input) = start_game_from(level_menu.0.clone(), level_menu.1.clone(), config)
-            .ok_or_else(|| {
-                "the engine did not reach the first piece from power-on (it should)".to_owned()
-            })?;
+    /// control, resuming from the level menu `level_menu` reached for the same game type/music
+    /// (the state of its wait nearest the seed's).
+    pub fn start(config: &GameConfig, level_menu: &LevelMenuWaits) -> Result<Recorded, GameError> {
+        let (nes, input) = level_menu
+            .start_game(config)
+            .ok_or(GameError::NoFirstPiece)?;
         Ok(Recorded {
             nes,
             history: input.iter().map(|b| b.0).collect(),
@@ -235,6 +249,8 @@ pub struct PlacementGame {
     placements: Vec<SweepPlacement>,
     /// For each action, the index in `placements` (or -1).
     action_index: Vec<i16>,
+    /// The buttons of the placement being played (kept to save an allocation per step).
+    inputs: Vec<u8>,
     /// Pieces placed this episode.
     pub pieces: u32,
 }
@@ -262,6 +278,7 @@ impl Clone for PlacementGame {
             searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
+            inputs: Vec::new(),
             pieces: self.pieces,
         };
         copy.search();
@@ -282,12 +299,13 @@ impl PlacementGame {
             searcher: Sweeper::new(),
             placements: Vec::new(),
             action_index: vec![-1; NES_ACTIONS],
+            inputs: Vec::new(),
             pieces: 0,
         }
     }
 
     /// Starts an episode from power-on with `seed` (it picks the menu wait and so the pieces).
-    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+    pub fn reset(&mut self, seed: u64) -> Result<(), GameError> {
         let config = GameConfig {
             seed,
             ..self.settings.config
@@ -357,38 +375,40 @@ impl PlacementGame {
     }
 
     /// Checks an action before stepping.
-    pub fn check_action(&self, action: i64) -> Result<SweepPlacement, String> {
+    pub fn check_action(&self, action: i64) -> Result<SweepPlacement, GameError> {
         if self.game.is_none() {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         }
         if self.done {
-            return Err("the episode is over: call reset()".to_owned());
+            return Err(GameError::EpisodeOver);
         }
         self.placement_of(action).ok_or_else(|| {
             if usize::try_from(action).is_ok_and(|a| a < NES_ACTIONS) {
-                format!(
-                    "action {action} is not allowed now (outside the action mask: the piece \
-                     cannot reach that placement under the input model)"
-                )
+                GameError::UnreachableNesPlacement { action }
             } else {
-                format!("action {action} is outside the action space 0..{NES_ACTIONS}")
+                GameError::OutsideActionSpace {
+                    action,
+                    size: NES_ACTIONS,
+                }
             }
         })
     }
 
     /// Plays the placement of `action` (checked with [`Self::check_action`]) through the
     /// gamepad, then runs the game to the next piece under control (or its end).
-    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, GameError> {
         let placement = self.check_action(action)?;
-        let inputs = self.searcher.inputs(&placement);
+        let mut inputs = std::mem::take(&mut self.inputs);
+        inputs.clear();
+        self.searcher.inputs_into(&placement, &mut inputs);
         let settings = &self.settings;
         let Some(game) = self.game.as_mut() else {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         };
-        let before = game.nes.clone();
+        let before = Tally::of(&game.nes);
         let mut ended = false;
         for &b in &inputs {
-            let events = game.step(b);
+            let events = game.step(Buttons(b));
             if game.over(events) {
                 ended = true;
                 break;
@@ -399,11 +419,11 @@ impl PlacementGame {
             let got = (p.tetrimino_x, p.tetrimino_y, p.current_piece);
             let want = (placement.x, placement.y, placement.orientation);
             if p.play_state == play_state::ACTIVE || got != want {
-                return Err(format!(
-                    "internal error: planned lock {want:?} (x, y, orientation), engine {got:?} at \
-                     frame {}",
-                    game.nes.frame()
-                ));
+                return Err(GameError::PlannedLockMissed {
+                    want,
+                    got,
+                    frame: game.nes.frame(),
+                });
             }
         }
         self.pieces += 1;
@@ -421,10 +441,11 @@ impl PlacementGame {
             ended = game.over(events);
             frames += 1;
             if frames > MAX_FRAMES_BETWEEN_PIECES {
-                return Err("internal error: no piece came under control".to_owned());
+                return Err(GameError::NoPieceUnderControl);
             }
         }
-        outcome.reward = reward_of(settings.reward, &before, &game.nes);
+        outcome.reward = reward_of(settings.reward, before, &game.nes);
+        self.inputs = inputs;
         self.piece_frame = 0;
         self.done = ended || outcome.truncated;
         self.search();
@@ -437,7 +458,7 @@ impl PlacementGame {
                         break;
                     }
                 }
-                outcome.reward = reward_of(self.settings.reward, &before, &game.nes);
+                outcome.reward = reward_of(self.settings.reward, before, &game.nes);
             }
             self.done = true;
         }
@@ -487,7 +508,7 @@ impl FrameGame {
     }
 
     /// Starts an episode at the first frame the first piece is under control.
-    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+    pub fn reset(&mut self, seed: u64) -> Result<(), GameError> {
         let config = GameConfig {
             seed,
             ..self.settings.config
@@ -499,16 +520,14 @@ impl FrameGame {
     }
 
     /// Checks a buttons action.
-    pub fn check_action(&self, action: i64) -> Result<Buttons, String> {
+    pub fn check_action(&self, action: i64) -> Result<Buttons, GameError> {
         if self.game.is_none() {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         }
         if self.done {
-            return Err("the episode is over: call reset()".to_owned());
+            return Err(GameError::EpisodeOver);
         }
-        let byte = u8::try_from(action).map_err(|_| {
-            format!("action {action} is outside the action space 0..256 (a buttons byte)")
-        })?;
+        let byte = u8::try_from(action).map_err(|_| GameError::NotAButtonsByte { action })?;
         let mut buttons = Buttons(byte);
         if !self.settings.start_select {
             buttons = Buttons(buttons.0 & !(Buttons::START.0 | Buttons::SELECT.0));
@@ -517,11 +536,11 @@ impl FrameGame {
     }
 
     /// Steps one frame with `action`'s buttons.
-    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, GameError> {
         let buttons = self.check_action(action)?;
         let settings = &self.settings;
         let Some(game) = self.game.as_mut() else {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         };
         let (score, lines) = (game.nes.score(), game.nes.lines());
         let events = game.step(buttons);
@@ -609,10 +628,9 @@ impl StandardEnvGame {
     }
 
     /// Starts an episode: random pieces from `seed`, up to the first spawn.
-    pub fn reset(&mut self, seed: u64) -> Result<(), String> {
+    pub fn reset(&mut self, seed: u64) -> Result<(), GameError> {
         let s = &self.settings;
-        let game = StandardGame::new(s.height, s.level, PieceSource::random(seed))
-            .map_err(|e| e.to_string())?
+        let game = StandardGame::new(s.height, s.level, PieceSource::random(seed))?
             .with_end_rule(s.end_rule);
         self.game = Some(game);
         self.seed = seed;
@@ -659,47 +677,44 @@ impl StandardEnvGame {
     }
 
     /// Checks an action.
-    pub fn check_action(&self, action: i64) -> Result<(u8, i32), String> {
+    pub fn check_action(&self, action: i64) -> Result<(u8, i32), GameError> {
         if self.game.is_none() {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         }
         if self.done {
-            return Err("the episode is over: call reset()".to_owned());
+            return Err(GameError::EpisodeOver);
         }
         let Some(slot) = usize::try_from(action)
             .ok()
             .filter(|&a| a < STANDARD_ACTIONS)
         else {
-            return Err(format!(
-                "action {action} is outside the action space 0..{STANDARD_ACTIONS}"
-            ));
+            return Err(GameError::OutsideActionSpace {
+                action,
+                size: STANDARD_ACTIONS,
+            });
         };
         if self.mask[slot].is_none() {
-            return Err(format!(
-                "action {action} is not allowed now (outside the action mask: no such placement \
-                 under the move model)"
-            ));
+            return Err(GameError::UnreachableStandardPlacement { action });
         }
         Ok(((slot / 16) as u8, (slot % 16) as i32 - STANDARD_X_OFFSET))
     }
 
     /// Plays the placement of `action` with the game's inputs, then runs to the next spawn.
-    pub fn step(&mut self, action: i64) -> Result<StepOutcome, String> {
+    pub fn step(&mut self, action: i64) -> Result<StepOutcome, GameError> {
         self.check_action(action)?;
         let slot = usize::try_from(action).unwrap_or(0);
         let Some(plan) = self.mask[slot] else {
-            return Err(format!("action {action} is not allowed now"));
+            return Err(GameError::UnreachableStandardPlacement { action });
         };
         let model = self.settings.model;
         let reward_kind = self.settings.reward;
         let Some(game) = self.game.as_mut() else {
-            return Err("the environment was never reset: call reset() first".to_owned());
+            return Err(GameError::NotReset);
         };
         let piece = game.current().map(|c| c.kind);
         let (lines, score) = (game.lines(), game.score());
-        playfield_ai::standard::player::execute(game, plan, model).map_err(|e| {
-            format!("internal error: the placement for {piece:?} was not reached: {e}")
-        })?;
+        playfield_ai::standard::player::execute(game, plan, model)
+            .map_err(|source| GameError::StandardPlacementMissed { piece, source })?;
         let reward = match reward_kind {
             Reward::Score => (game.score() - score) as f64,
             Reward::Lines => (game.lines() - lines) as f64,

@@ -6,6 +6,7 @@
 //!   Standard Tetris), shared by the single environments and the vector environment.
 //! - [`envs`]: the Python classes behind the Gymnasium environments and the vector environment.
 //! - [`standard`]: Standard Tetris games and players.
+//! - [`error`]: the bindings' errors and the Python exceptions they become.
 //!
 //! The Gymnasium classes themselves are written in Python (`python/playfield`); they call these
 //! cores, which step the games and write observations straight into numpy arrays.
@@ -13,6 +14,7 @@
 use pyo3::prelude::*;
 
 mod envs;
+mod error;
 mod game;
 mod nes;
 mod standard;

@@ -6,10 +6,10 @@ use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Wei
 use playfield_ai::nes::{PieceState, play_game};
 use playfield_nes::fm2::Movie;
 use playfield_nes::{Buttons, Events, GameType, Nes, Region};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use crate::error::ArgError;
 use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, controllable, write_board, write_state};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -59,11 +59,8 @@ fn buttons_arg(buttons: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         .getattr("dtype")
         .map(|s| s.to_string())
         .unwrap_or_default();
-    Err(PyTypeError::new_err(format!(
-        "buttons must be a one-dimensional numpy array of uint8 (one byte of buttons per frame) \
-         or bytes; got {} {shape} {dtype}",
-        buttons.get_type().name()?
-    )))
+    let kind = buttons.get_type().name()?.to_string();
+    Err(ArgError::ButtonsType { kind, shape, dtype }.into())
 }
 
 /// NES Tetris (USA), frame-exact: the engine of `playfield-nes`.
@@ -129,12 +126,16 @@ impl PyNes {
         let body = if text {
             path.to_owned()
         } else {
-            std::fs::read_to_string(path)
-                .map_err(|e| PyValueError::new_err(format!("cannot read {path}: {e}")))?
+            std::fs::read_to_string(path).map_err(|source| ArgError::Read {
+                path: path.to_owned(),
+                source,
+            })?
         };
         let name = if text { "(text)" } else { path };
-        let movie = Movie::parse(&body)
-            .map_err(|e| PyValueError::new_err(format!("bad .fm2 movie {name}: {e}")))?;
+        let movie = Movie::parse(&body).map_err(|source| ArgError::Movie {
+            name: name.to_owned(),
+            source,
+        })?;
         let pal = movie.pal();
         let region = if pal { Region::Pal } else { Region::Ntsc };
         let mut nes = Nes::power_on_region(region);
@@ -152,9 +153,7 @@ impl PyNes {
     /// The frames since power-on as an FCEUX movie (.fm2 text) that replays this state on the
     /// ROM; not available for engines built from a RAM image or a movie with reset commands.
     fn to_fm2(&self) -> PyResult<String> {
-        let history = self.history.as_ref().ok_or_else(|| {
-            PyValueError::new_err("this engine has no input history (built from RAM or resets)")
-        })?;
+        let history = self.history.as_ref().ok_or(ArgError::NoHistory)?;
         Ok(Movie::new(history.iter().map(|&b| Buttons(b))).to_fm2())
     }
 
@@ -162,11 +161,9 @@ impl PyNes {
     #[staticmethod]
     #[pyo3(signature = (ram, pal = false))]
     fn from_ram(ram: &[u8], pal: bool) -> PyResult<Self> {
-        let image: &[u8; 0x800] = ram.try_into().map_err(|_| {
-            PyValueError::new_err(format!("a RAM image is 2048 bytes, got {}", ram.len()))
-        })?;
+        let image: &[u8; 0x800] = ram.try_into().map_err(|_| ArgError::RamSize(ram.len()))?;
         let region = if pal { Region::Pal } else { Region::Ntsc };
-        let nes = Nes::from_ram(image, region).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let nes = Nes::from_ram(image, region).map_err(ArgError::from)?;
         Ok(PyNes {
             nes,
             history: None,
@@ -176,9 +173,7 @@ impl PyNes {
 
     /// Runs one frame with `buttons` (0-255); returns the frame's events as bits.
     fn step(&mut self, buttons: i64) -> PyResult<u16> {
-        let b = u8::try_from(buttons).map_err(|_| {
-            PyValueError::new_err(format!("buttons must be a byte 0-255, got {buttons}"))
-        })?;
+        let b = u8::try_from(buttons).map_err(|_| ArgError::ButtonsByte(buttons))?;
         if let Some(h) = self.history.as_mut() {
             h.push(b);
         }
@@ -441,7 +436,7 @@ impl PyDecision {
 
 /// Builds an input model, as a Python `ValueError` when bad.
 pub fn input_model(input: &str, das: bool, reaction: u32) -> PyResult<InputModel> {
-    InputModel::new(input, das, reaction).map_err(|e| PyValueError::new_err(e.to_string()))
+    Ok(InputModel::new(input, das, reaction).map_err(ArgError::from)?)
 }
 
 /// An AI player for NES Tetris: evaluator weights, lookahead and input model.
@@ -467,9 +462,7 @@ impl PyPlayer {
         name: &str,
     ) -> PyResult<Self> {
         if !(1..=2).contains(&lookahead) {
-            return Err(PyValueError::new_err(format!(
-                "lookahead must be 1 or 2 pieces, got {lookahead}"
-            )));
+            return Err(ArgError::Lookahead(lookahead).into());
         }
         let mut w = Weights::BIRKEN;
         if let Some(d) = weights {
@@ -483,12 +476,7 @@ impl PyPlayer {
                     "column_holes" => &mut w.column_holes,
                     "column_transitions" => &mut w.column_transitions,
                     "row_transitions" => &mut w.row_transitions,
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "unknown weight {key:?} (known: lines_cleared, lock_height, \
-                             well_cells, column_holes, column_transitions, row_transitions)"
-                        )));
-                    }
+                    _ => return Err(ArgError::UnknownWeight(key).into()),
                 };
                 *slot = value;
             }
@@ -534,9 +522,7 @@ impl PyPlayer {
     ) -> PyResult<Option<PyDecision>> {
         let n = &nes.nes;
         if !controllable(n) {
-            return Err(PyValueError::new_err(
-                "no piece is under control in this state (Nes.controllable is False)",
-            ));
+            return Err(ArgError::NotControllable.into());
         }
         let situation = Situation {
             level: n.level(),
@@ -592,9 +578,7 @@ fn play_nes_game<'py>(
     index: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     if game_type > 1 {
-        return Err(PyValueError::new_err(format!(
-            "game_type must be 0 (A) or 1 (B), got {game_type}"
-        )));
+        return Err(ArgError::GameType(game_type).into());
     }
     let config = GameConfig {
         game_type: GameType::from_raw(game_type),
@@ -606,20 +590,22 @@ fn play_nes_game<'py>(
         max_frames,
         double_speed_level: None,
     };
-    config
-        .validate()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    config.validate().map_err(ArgError::from)?;
     let player = Player::birken(input_model(input, das, reaction)?);
     let r = py.detach(|| play_game(&config, &player, |_, _| Ok(())));
-    let end = serde_json::to_string(&r.end)
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot write the end reason: {e}")))?;
+    let end = serde_json::to_string(&r.end).map_err(|source| ArgError::Json {
+        what: "the end reason",
+        source,
+    })?;
     let d = PyDict::new(py);
     // The game's record exactly as `playfield nes bench` prints it (JSON and text).
     let summary = playfield_ai::nes::bench::GameSummary::new(u64::from(index), seed, &r);
     d.set_item(
         "json",
-        serde_json::to_string(&summary)
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot write the game: {e}")))?,
+        serde_json::to_string(&summary).map_err(|source| ArgError::Json {
+            what: "the game",
+            source,
+        })?,
     )?;
     d.set_item("text", summary.to_string())?;
     d.set_item("seed", seed)?;

@@ -3,9 +3,9 @@
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use playfield_ai::standard::{Evaluator, MoveModel, Player, PlayerConfig};
 use playfield_standard::{Board, EndRule, Piece};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::error::ArgError;
 use crate::game::{COLS, standard_action};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -24,11 +24,7 @@ fn piece_arg(index: i64) -> PyResult<Piece> {
     u8::try_from(index + 1)
         .ok()
         .and_then(Piece::from_index)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "piece must be 0-6 (O I S Z L J T, Fahey's order), got {index}"
-            ))
-        })
+        .ok_or_else(|| ArgError::Piece(index).into())
 }
 
 #[pymethods]
@@ -41,30 +37,15 @@ impl StandardPlayer {
         let evaluator = Evaluator::ALL
             .into_iter()
             .find(|e| e.name() == ai)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "unknown ai {ai:?} (known: dellacherie, el-tetris, bcts)"
-                ))
-            })?;
-        let model: MoveModel =
-            model
-                .parse()
-                .map_err(|e: playfield_ai::standard::moves::UnknownMoveModel| {
-                    PyValueError::new_err(e.to_string())
-                })?;
+            .ok_or_else(|| ArgError::UnknownAi(ai.to_owned()))?;
+        let model: MoveModel = model.parse().map_err(ArgError::from)?;
         if !(1..=2).contains(&lookahead) {
-            return Err(PyValueError::new_err(format!(
-                "lookahead must be 1 or 2 pieces, got {lookahead}"
-            )));
+            return Err(ArgError::Lookahead(lookahead).into());
         }
         let end_rule = match end_rule {
             "spawn-blocked" => EndRule::SpawnBlocked,
             "no-placement" => EndRule::NoPlacement,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown end_rule {end_rule:?} (known: \"spawn-blocked\", \"no-placement\")"
-                )));
-            }
+            _ => return Err(ArgError::EndRule(end_rule.to_owned()).into()),
         };
         let mut config = PlayerConfig::new(evaluator, model);
         config.lookahead = lookahead;
@@ -86,9 +67,7 @@ impl StandardPlayer {
     ) -> PyResult<Option<(usize, u8, i32, i32)>> {
         let shape = board.shape();
         if shape.len() != 2 || shape[1] != COLS {
-            return Err(PyValueError::new_err(format!(
-                "board must have shape (rows, 10), got {shape:?}"
-            )));
+            return Err(ArgError::BoardShape(shape.to_vec()).into());
         }
         let h = shape[0];
         let a = board.as_array();
@@ -98,7 +77,7 @@ impl StandardPlayer {
                 (0..COLS).fold(0u16, |acc, x| acc | (u16::from(a[[r, x]] != 0) << x))
             })
             .collect();
-        let board = Board::from_rows(h, &rows).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let board = Board::from_rows(h, &rows).map_err(ArgError::from)?;
         let piece = piece_arg(piece)?;
         let next = next.map(piece_arg).transpose()?;
         Ok(self.player.choose(&board, piece, next).and_then(|p| {

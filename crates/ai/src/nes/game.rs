@@ -240,6 +240,69 @@ pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     reached.then_some((nes, input))
 }
 
+/// Frames of the level menu's wait between two states of [`LevelMenuWaits`].
+const WAIT_STRIDE: u64 = 32;
+
+/// The level menu [`reach_level_menu`] reaches for a game type and music, and the same after
+/// every [`WAIT_STRIDE`] frames of the wait the menu driver makes there before it presses
+/// anything. A game started from the nearest of them runs under [`WAIT_STRIDE`] frames of its
+/// wait instead of up to [`MAX_MENU_WAIT`], and its frames are [`start_game`]'s: while it waits
+/// the driver presses nothing, and the rest of the wait is a driver's whole wait from there.
+#[derive(Clone, Debug)]
+pub struct LevelMenuWaits {
+    /// The engine and every frame's buttons after `i × WAIT_STRIDE` frames of the wait.
+    states: Vec<(Nes, Vec<Buttons>)>,
+}
+
+impl LevelMenuWaits {
+    /// The waits for `config`'s game type and music (its level, height and seed do not matter);
+    /// `None` when the engine does not reach the level menu (it should).
+    #[must_use]
+    pub fn new(config: &GameConfig) -> Option<LevelMenuWaits> {
+        let (mut nes, mut input) = reach_level_menu(config)?;
+        let mut states = vec![(nes.clone(), input.clone())];
+        'waits: for _ in 1..MAX_MENU_WAIT.div_ceil(WAIT_STRIDE) {
+            for _ in 0..WAIT_STRIDE {
+                // What the driver does while it waits: nothing pressed, on the level menu.
+                if nes.raw.game_mode != game_mode::LEVEL_MENU || nes.unsupported().is_some() {
+                    break 'waits;
+                }
+                nes.step(Buttons::NONE);
+                input.push(Buttons::NONE);
+            }
+            states.push((nes.clone(), input.clone()));
+        }
+        Some(LevelMenuWaits { states })
+    }
+
+    /// [`start_game`] for `config`, whose game type and music are those the waits were made for.
+    #[must_use]
+    pub fn start_game(&self, config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
+        let wait = config.menu_wait();
+        let index = usize::try_from(wait / WAIT_STRIDE)
+            .unwrap_or(usize::MAX)
+            .min(self.states.len() - 1);
+        let (mut nes, mut input) = self.states[index].clone();
+        // After one frame of waiting or more the last buttons are nothing, as when the whole
+        // wait is run; from the level menu itself this is `start_game_from`.
+        let waited = index as u64 * WAIT_STRIDE;
+        let started = MenuDriver::new(config.setup(), wait - waited).drive_until(
+            &mut nes,
+            &mut input,
+            20_000,
+            first_piece_under_control,
+        );
+        started.then_some((nes, input))
+    }
+}
+
+/// Whether the first piece is under control: where [`start_game`] stops.
+fn first_piece_under_control(n: &Nes) -> bool {
+    n.raw.game_mode == game_mode::PLAY
+        && n.raw.game_mode_state == 2
+        && n.raw.player1.play_state == play_state::ACTIVE
+}
+
 /// [`start_game`] resumed from `nes`, whose frames so far are `input`: power-on, or the state
 /// [`reach_level_menu`] returns for the same game type and music (the menus are driven from the
 /// engine's state, so the result is the same frames as [`start_game`]).
@@ -251,13 +314,10 @@ pub fn start_game_from(
 ) -> Option<(Nes, Vec<Buttons>)> {
     // The menus take well under 5,000 frames even with the longest wait. In play before the
     // first piece is under control the driver presses nothing.
-    let started = config
-        .menu_driver()
-        .drive_until(&mut nes, &mut input, 20_000, |n| {
-            n.raw.game_mode == game_mode::PLAY
-                && n.raw.game_mode_state == 2
-                && n.raw.player1.play_state == play_state::ACTIVE
-        });
+    let started =
+        config
+            .menu_driver()
+            .drive_until(&mut nes, &mut input, 20_000, first_piece_under_control);
     started.then_some((nes, input))
 }
 

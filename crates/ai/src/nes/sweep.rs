@@ -9,13 +9,15 @@
 //! few mask operations against precomputed per-row collision masks (the ROM's `isPositionValid`
 //! on the page, rows −2..−1 included, see [`FitMasks`]).
 //!
-//! Two kinds of steps are left out because another step of the same frame reaches at least as
+//! Three kinds of steps are left out because another step of the same frame reaches at least as
 //! much at least as early: holding on a direction that neither shifts nor is blocked, when every
 //! autorepeat shift still to come falls on a frame that may carry a new press (at 60 Hz always;
 //! at 30 Hz when the direction was last pressed, or last shifted, on such a frame, as 16 and 6
 //! are even): the same state with the direction released presses it on those frames instead;
 //! and a rotation that can only repeat one already stepped (the O, and B after A on a piece of
-//! two orientations) when held A and B are forgotten on the next frame.
+//! two orientations) when held A and B are forgotten on the next frame; and the columns where a
+//! rotation did not turn the piece: they are where the same buttons without A or B leave it,
+//! only holding A or B, which forbids nothing but a new press of it.
 //! At level 18 with 30 Hz input, DAS and soft drop this steps about a quarter of the groups.
 //!
 //! What it returns: the same set of lock placements (x, y, orientation) as the searcher, each with
@@ -425,6 +427,11 @@ impl Sweeper {
                 *dominated = (0..period).all(|k| may_press(first + 6 * k));
             }
         }
+        // Taps only, no soft drop, and a timeline slower than 60 Hz: every state of a frame
+        // shares its row and timers and holds nothing worth keeping (see `sweep_taps`).
+        if !model.das && !model.soft_drop && period >= 2 && start.held & (DPAD | A | B) == 0 {
+            return self.sweep_taps(page, start, gravity, model, period, &press);
+        }
         let dpad_choices = if model.soft_drop {
             &DPAD_CHOICES[..]
         } else {
@@ -514,6 +521,13 @@ impl Sweeper {
                         // direction released; when that is at least as good, they are left out.
                         let held_on = buttons & g.held & (LEFT | RIGHT) != 0;
                         for part in &parts[..count] {
+                            // A rotation that did not turn the piece leaves the state the same
+                            // buttons without A or B reach (stepped just before), only holding
+                            // A or B, which forbids nothing but a new press of it: that state
+                            // reaches at least as much as early, and locks where this one does.
+                            if rot != 0 && part.orientation == g.orientation {
+                                continue;
+                            }
                             if part.locked {
                                 self.lock(&masks, part, elapsed, index, buttons);
                                 continue;
@@ -562,6 +576,181 @@ impl Sweeper {
         }
         self.masks = masks;
         &self.placements
+    }
+
+    /// The sweep of the taps-only model without soft drop on a timeline of two frames or more
+    /// (`X.`, the community's 30 Hz model), from a start that holds none of the d-pad, A or B.
+    ///
+    /// In that model a state holds nothing on a frame that cannot carry a new press (no DAS: a
+    /// direction cannot be held on; no press: nothing else can start), so every frame after a
+    /// press frame releases everything, and the press frame after it sees nothing held: every
+    /// button may be pressed. Neither `autorepeatX` (every shift is a new press, which shifts
+    /// whatever it was, and a released direction's value is forgotten) nor the held buttons
+    /// then change a state's future beyond the next frame, and without Down the timers, and so
+    /// the drops and the row, are the same for every state of a frame ([`frame_timers`] reads
+    /// no other button than Down). So a frame's states are one column mask per orientation, and
+    /// a frame is, for each orientation, the nine taps (nothing, Left, Right × nothing, A, B) on
+    /// a press frame and nothing otherwise, each the shift then the rotation of
+    /// [`step_group`] on the whole mask, then the drop of each orientation's union. The states
+    /// this merges (the same column and orientation reached with different buttons at the same
+    /// frame) have the same future, so the placements and their earliest frames are the general
+    /// sweep's (the property tests hold both to the searcher); a blocked shift or rotation is
+    /// not stepped at all, as it leaves the piece where pressing nothing does.
+    fn sweep_taps(
+        &mut self,
+        page: &[u8; 256],
+        start: PieceState,
+        gravity: Gravity,
+        model: &InputModel,
+        period: u32,
+        press: &[bool; 16],
+    ) -> &[SweepPlacement] {
+        let may_press = |frame: u32| press[(frame.wrapping_sub(1) % period) as usize];
+        let mut y = start.y;
+        let mut fall_timer = start.fall_timer;
+        let mut autorepeat_y = start.autorepeat_y;
+        let group = |y: u8, orientation: u8, fall_timer: u8, autorepeat_y: u8| Group {
+            y,
+            orientation,
+            autorepeat_x: 0,
+            fall_timer,
+            autorepeat_y,
+            held: 0,
+        };
+        self.layers.push(0);
+        self.push_entry(group(y, 0, fall_timer, autorepeat_y), 1 << start.x);
+        self.layers.push(1);
+        let masks = std::mem::take(&mut self.masks);
+        let count = masks.count;
+        let mut links = [[Link::default(); 10]; 4];
+        let mut frame = start.frame;
+        let mut layer = 0usize;
+        loop {
+            let (begin, end) = (self.layers[layer], self.layers[layer + 1]);
+            if begin == end {
+                break;
+            }
+            if layer >= MAX_LAYERS {
+                self.masks = masks;
+                self.placements.clear();
+                self.entries.clear();
+                self.layers.clear();
+                return self.search_with_searcher(page, start, gravity, model);
+            }
+            let this_press = may_press(frame + 1);
+            let elapsed = frame + 1 - start.frame;
+            let drops;
+            (drops, fall_timer, autorepeat_y) =
+                frame_timers(fall_timer, autorepeat_y, 0, 0, gravity);
+            // Each orientation's columns after the shift and the rotation, and how each column
+            // was first reached (`links` is kept from frame to frame: only the columns reached
+            // in this frame are read).
+            let mut reached = [0u16; 4];
+            let mut take = |to: usize, mask: u16, dx: i8, index: u32, buttons: u8| {
+                let new = mask & !reached[to];
+                if new == 0 {
+                    return;
+                }
+                reached[to] |= new;
+                let mut bits = new;
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as i8;
+                    bits &= bits - 1;
+                    links[to][x as usize] = Link {
+                        entry: index,
+                        column: (x - dx) as u8,
+                        buttons,
+                    };
+                }
+            };
+            for index in begin..end {
+                let Entry { group: g, mask } = self.entries[index as usize];
+                let o = usize::from(g.orientation);
+                if !this_press {
+                    take(o, mask, 0, index, 0);
+                    continue;
+                }
+                // shift_tetrimino: a new press of Left or Right shifts where the piece fits. The
+                // columns where the shift is blocked stay where they are, in the state nothing
+                // pressed reaches (only `autorepeatX` and the held direction differ, and the
+                // next frame forgets both), so they are not taken again.
+                let fit = masks.fit_at(o, y);
+                let shifts = [
+                    (mask, 0, 0),
+                    ((mask >> 1) & fit, -1, LEFT),
+                    ((mask << 1) & fit, 1, RIGHT),
+                ];
+                // rotate_tetrimino: A turns clockwise, B counterclockwise, where the turned
+                // piece fits; elsewhere the piece keeps its orientation, as without the press
+                // (taken already).
+                let [turn_b, turn_a] = masks.turn[o];
+                for (shifted, dx, dpad) in shifts {
+                    if shifted == 0 {
+                        continue;
+                    }
+                    take(o, shifted, dx, index, dpad);
+                    for (rot, to) in [(A, turn_a), (B, turn_b)] {
+                        let to = usize::from(to);
+                        take(to, shifted & masks.fit_at(to, y), dx, index, dpad | rot);
+                    }
+                }
+            }
+            // drop_tetrimino: the same drops for every orientation; a blocked drop locks.
+            for (o, &mask) in reached.iter().enumerate().take(count) {
+                let mut mask = mask;
+                let mut row = y;
+                for _ in 0..drops {
+                    if mask == 0 {
+                        break;
+                    }
+                    let below = masks.fit_at(o, row.wrapping_add(1));
+                    // A lock overlapping the stack (only a start that overlaps it) is a top-out.
+                    let mut blocked = mask & !below & masks.fit_at(o, row);
+                    mask &= below;
+                    while blocked != 0 {
+                        let x = blocked.trailing_zeros() as u8;
+                        blocked &= blocked - 1;
+                        let slot = (o * MASK_ROWS + usize::from(row)) * 16 + usize::from(x);
+                        if self.lock_seen[slot] == self.search_number {
+                            continue;
+                        }
+                        self.lock_seen[slot] = self.search_number;
+                        let link = links[o][usize::from(x)];
+                        self.placements.push(SweepPlacement {
+                            x,
+                            y: row,
+                            orientation: masks.orientations[o],
+                            frames: elapsed,
+                            entry: link.entry,
+                            column: link.column,
+                            buttons: link.buttons,
+                        });
+                    }
+                    row = row.wrapping_add(1);
+                }
+                if mask != 0 {
+                    let e = self.entries.len();
+                    self.push_entry(group(row, o as u8, fall_timer, autorepeat_y), mask);
+                    self.links[e] = links[o];
+                }
+            }
+            y = y.wrapping_add(drops);
+            self.layers.push(self.entries.len() as u32);
+            layer += 1;
+            frame += 1;
+        }
+        self.masks = masks;
+        &self.placements
+    }
+
+    /// Appends an entry, with room for its links.
+    #[inline]
+    fn push_entry(&mut self, group: Group, mask: u16) {
+        self.entries.push(Entry { group, mask });
+        if self.links.len() < self.entries.len() {
+            self.links
+                .resize(self.entries.len() * 2, [Link::default(); 10]);
+        }
     }
 
     /// The search of a start the sweep does not cover, by the searcher itself.
@@ -812,27 +1001,8 @@ fn step_group(
     let newly = buttons & !g.held;
     let held = buttons;
 
-    // drop_tetrimino's timers.
-    let mut fall_timer = g.fall_timer.wrapping_add(1);
-    let mut autorepeat_y = g.autorepeat_y;
-    let mut drops = 0u8;
-    let runs = if gravity.double { 3 } else { 1 };
-    for run in 0..runs {
-        if gravity.double && run < 2 {
-            fall_timer = gravity.drop_speed;
-        }
-        if drop_decision(
-            &mut fall_timer,
-            &mut autorepeat_y,
-            newly,
-            held,
-            gravity.drop_speed,
-        ) {
-            // `drop`: fallTimer cleared whether or not the row below is free.
-            fall_timer = 0;
-            drops += 1;
-        }
-    }
+    let (drops, fall_timer, autorepeat_y) =
+        frame_timers(g.fall_timer, g.autorepeat_y, newly, held, gravity);
 
     // rotate_tetrimino: A (clockwise) wins over B.
     let o = g.orientation;
@@ -886,6 +1056,40 @@ fn step_group(
     }
     let count = out.count;
     (count, fall_timer, autorepeat_y)
+}
+
+/// `drop_tetrimino`'s timers over a frame with `newly` pressed and `held` (the frame's buttons):
+/// the rows the piece tries to move down, and `fallTimer` and `autorepeatY` after the frame. Of
+/// the buttons only Down is read, and Left or Right only with a new press of Down.
+#[inline(always)]
+fn frame_timers(
+    fall_timer: u8,
+    autorepeat_y: u8,
+    newly: u8,
+    held: u8,
+    gravity: Gravity,
+) -> (u8, u8, u8) {
+    let mut fall_timer = fall_timer.wrapping_add(1);
+    let mut autorepeat_y = autorepeat_y;
+    let mut drops = 0u8;
+    let runs = if gravity.double { 3 } else { 1 };
+    for run in 0..runs {
+        if gravity.double && run < 2 {
+            fall_timer = gravity.drop_speed;
+        }
+        if drop_decision(
+            &mut fall_timer,
+            &mut autorepeat_y,
+            newly,
+            held,
+            gravity.drop_speed,
+        ) {
+            // `drop`: fallTimer cleared whether or not the row below is free.
+            fall_timer = 0;
+            drops += 1;
+        }
+    }
+    (drops, fall_timer, autorepeat_y)
 }
 
 /// `drop_tetrimino`'s timers: whether the piece tries to move down a row this frame (a soft

@@ -11,8 +11,8 @@
     seed picks how long the level menu waits, and so the pieces) and runs at the ROM's exact
     timing; a step plays the buttons frame by frame and runs the game to the next piece.
     The search is most of a step's time: DAS and soft drop (the defaults) make it the slowest,
-    ``soft_drop=False`` about four times faster, ``das=False, soft_drop=False`` about seven (the
-    README has the measured figures). Read the int8 mask as booleans (``mask.view(bool)`` or
+    ``soft_drop=False`` about four times faster, ``das=False, soft_drop=False`` (the community's
+    30 Hz model) about eighteen (the README has the measured figures). Read the int8 mask as booleans (``mask.view(bool)`` or
     ``env.action_masks()``): numpy's ``flatnonzero`` is several times slower on int8.
 ``playfield/NesTetrisFrames-v0``
     One action = the buttons of one frame (a byte, ``playfield.nes.RIGHT | ...``).
