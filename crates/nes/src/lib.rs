@@ -67,7 +67,7 @@ pub mod trace;
 mod view;
 
 pub use buttons::Buttons;
-pub use demo::{DemoData, DemoDataError};
+pub use demo::DemoData;
 pub use engine::{Nes, game_mode, next_rng, play_state};
 pub use events::Events;
 pub use heavy::CpuPhase;
@@ -75,7 +75,7 @@ pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL};
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use player::{PlayerVars, bcd};
-pub use program::{ProgramData, ProgramDataError};
+pub use program::{InesError, ProgramData};
 pub use ram::{Ram, RamImportError, addr};
 pub use region::Region;
 pub use setup::{GameSetup, MenuDriver};

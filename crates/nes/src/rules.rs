@@ -3,7 +3,8 @@
 //! ROM spreads them), and the AI's planning calls the same functions, so no rule is written twice.
 
 use crate::player::bcd;
-use crate::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
+use crate::region::Region;
+use crate::tables::{ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
@@ -117,11 +118,7 @@ pub fn increment_lines(lines: &mut [u8; 2], level: &mut u8) -> bool {
 #[inline]
 #[must_use]
 pub fn drop_speed(level: u8) -> u8 {
-    if level >= 0x1D {
-        1
-    } else {
-        FRAMES_PER_DROP_NTSC[usize::from(level)]
-    }
+    Region::Ntsc.drop_speed(level)
 }
 
 /// `addHoldDownPoints`: adds rows soft-dropped − 1 (`holdDownPoints` ≥ 2) to the BCD score

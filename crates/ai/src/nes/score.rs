@@ -261,13 +261,7 @@ impl Context {
     /// Gravity at this context's level.
     #[must_use]
     pub fn gravity(&self) -> Gravity {
-        Gravity::at(
-            self.level,
-            playfield_nes::Modifiers {
-                double_speed_level: self.double_speed_level,
-                ..playfield_nes::Modifiers::default()
-            },
-        )
+        Gravity::with_double_speed(self.level, self.double_speed_level)
     }
 
     /// When the gravity next speeds up from this context, clearing lines one at a time as
