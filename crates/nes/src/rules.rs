@@ -6,6 +6,8 @@ use crate::player::bcd;
 use crate::region::Region;
 use crate::tables::{ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
 
+pub use crate::engine::next_rng;
+
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
 /// `page` is the whole playfield page ($0400-$04FF): rows −2 and −1 wrap to its bytes 236-255,

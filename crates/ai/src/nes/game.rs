@@ -1,7 +1,8 @@
 //! Whole games from power-on: the menus, then the player piece by piece, through the gamepad
 //! only (nothing is written into game memory).
 
-use playfield_nes::{Buttons, Events, GameSetup, GameType, MenuDriver, Nes, game_mode, play_state};
+use playfield_nes::raw::{game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameSetup, GameType, MenuDriver, Nes};
 use serde::Serialize;
 use thiserror::Error;
 

@@ -283,7 +283,7 @@ impl Context {
     /// Lines as a number.
     #[must_use]
     pub fn lines_decimal(&self) -> u32 {
-        playfield_nes::bcd(self.lines[1]) * 100 + playfield_nes::bcd(self.lines[0])
+        playfield_nes::raw::bcd(self.lines[1]) * 100 + playfield_nes::raw::bcd(self.lines[0])
     }
 
     /// The context after `cleared` lines (`incrementLines`, level-ups included).

@@ -434,7 +434,7 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.raw.game_mode != playfield_nes::game_mode::PLAY {
+        if nes.raw.game_mode != playfield_nes::raw::game_mode::PLAY {
             continue;
         }
         let point = ScoreSample {

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use playfield_nes::fm2::InputLine;
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
-use playfield_nes::{Buttons, DemoData, Events, Nes, game_mode, play_state};
+use playfield_nes::raw::{game_mode, play_state};
+use playfield_nes::{Buttons, DemoData, Events, Nes};
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
     PushKeyboardEnhancementFlags,
