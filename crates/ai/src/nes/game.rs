@@ -25,6 +25,19 @@ pub enum GameConfigError {
     /// Music outside 0-3.
     #[error("music {0} is not allowed: 0-2 are the three tunes, 3 is off")]
     Music(u8),
+    /// A line cap of zero lines.
+    #[error("line cap 0 is not allowed: the game would end before it starts (use 1 or more)")]
+    LineCap,
+    /// A double-speed level the game is already past at its start.
+    #[error(
+        "double-speed level {double} is below the start level {start}: it must be at least the start level"
+    )]
+    DoubleSpeedLevel {
+        /// The double-speed level.
+        double: u8,
+        /// The start level.
+        start: u8,
+    },
 }
 
 /// What game to play.
@@ -65,10 +78,11 @@ impl GameConfig {
         }
     }
 
-    /// Checks the settings the menus can reach.
+    /// Checks the settings: those the menus can reach, and the caps and modifiers.
     ///
     /// # Errors
-    /// When a level, height or music is out of the menus' range.
+    /// When a level, height or music is out of the menus' range, the line cap is 0, or the
+    /// double-speed level is below the start level.
     pub fn validate(&self) -> Result<(), GameConfigError> {
         if self.level > 19 {
             return Err(GameConfigError::Level(self.level));
@@ -78,6 +92,17 @@ impl GameConfig {
         }
         if self.music > 3 {
             return Err(GameConfigError::Music(self.music));
+        }
+        if self.max_lines == Some(0) {
+            return Err(GameConfigError::LineCap);
+        }
+        if let Some(double) = self.double_speed_level
+            && double < self.level
+        {
+            return Err(GameConfigError::DoubleSpeedLevel {
+                double,
+                start: self.level,
+            });
         }
         Ok(())
     }
@@ -167,6 +192,25 @@ pub struct GameResult {
 }
 
 impl GameResult {
+    /// A game the frame observer stopped before its first frame, for `why` (the ROM in lockstep
+    /// did not start).
+    #[must_use]
+    pub fn stopped(why: String) -> GameResult {
+        GameResult {
+            score: 0,
+            lines: 0,
+            level: 0,
+            frames: 0,
+            pieces: 0,
+            end: GameEnd::Stopped(why),
+            input: Vec::new(),
+            uncapped_score: 0,
+            clears: [0; 4],
+            score_by_lines: Vec::new(),
+            decision_micros: Vec::new(),
+        }
+    }
+
     /// The uncapped score when the game first reached `lines` lines (`None` if it ended before).
     #[must_use]
     pub fn score_at_lines(&self, lines: u32) -> Option<u64> {
@@ -511,5 +555,28 @@ impl Pilot {
     #[must_use]
     pub fn target(&self) -> Option<(u8, u8, u8)> {
         self.plan.as_ref().and_then(|p| p.target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_and_modifiers_are_checked_with_the_menus() {
+        let mut config = GameConfig::a_type(18, 0);
+        assert_eq!(config.validate(), Ok(()));
+        config.max_lines = Some(0);
+        assert_eq!(config.validate(), Err(GameConfigError::LineCap));
+        config.max_lines = Some(430);
+        config.double_speed_level = Some(17);
+        assert_eq!(
+            config.validate().unwrap_err().to_string(),
+            "double-speed level 17 is below the start level 18: it must be at least the start level"
+        );
+        config.double_speed_level = Some(18);
+        assert_eq!(config.validate(), Ok(()));
+        config.level = 20;
+        assert_eq!(config.validate(), Err(GameConfigError::Level(20)));
     }
 }
