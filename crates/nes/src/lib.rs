@@ -65,6 +65,7 @@ pub mod rules;
 mod setup;
 pub mod tables;
 pub mod trace;
+mod unsupported;
 mod view;
 
 pub use buttons::Buttons;
@@ -78,6 +79,7 @@ pub use piece::{ActivePiece, Orientation, Piece};
 pub use program::{InesError, ProgramData};
 pub use region::Region;
 pub use setup::{GameSetup, MenuDriver};
+pub use unsupported::Unsupported;
 pub use view::{Board, GameMode, GameType, PlayState};
 
 /// The game's RAM as the ROM lays it out, under the disassembly's names: what [`Nes::raw`] holds,

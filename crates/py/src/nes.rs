@@ -216,8 +216,8 @@ impl PyNes {
 
     /// Why the engine stopped (a state it does not model), or None.
     #[getter]
-    fn unsupported(&self) -> Option<&'static str> {
-        self.nes.unsupported()
+    fn unsupported(&self) -> Option<String> {
+        self.nes.unsupported().map(|why| why.to_string())
     }
 
     /// The score (decimal).

@@ -2,7 +2,7 @@
 //! only (nothing is written into game memory).
 
 use playfield_nes::raw::{game_mode, play_state};
-use playfield_nes::{Buttons, Events, GameSetup, GameType, MenuDriver, Nes};
+use playfield_nes::{Buttons, Crash, Events, GameSetup, GameType, MenuDriver, Nes, Unsupported};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -154,14 +154,37 @@ pub enum GameEnd {
     FrameCap,
     /// A B-type game cleared its 25 lines.
     BTypeComplete,
-    /// The game crashed, as the ROM does at the highest levels (`playfield_nes::Crash`).
-    Crash(String),
+    /// The game crashed, as the ROM does at the highest levels.
+    #[serde(serialize_with = "as_text")]
+    Crash(Crash),
     /// The engine stopped at a state it does not model.
-    Unsupported(String),
-    /// The frame observer (e.g. the ROM in lockstep) stopped the game.
+    #[serde(serialize_with = "as_text")]
+    Unsupported(Unsupported),
+    /// The frame observer (e.g. the ROM in lockstep) stopped the game, for the reason it gave.
     Stopped(String),
     /// A planned move did not lock where the search said: a search/engine mismatch.
-    Mismatch(String),
+    #[serde(serialize_with = "as_text")]
+    Mismatch(Mismatch),
+}
+
+/// A piece that did not lock where its plan said.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[error("frame {frame}: planned lock (x, y, orientation) = {planned:?}, engine {engine:?}")]
+pub struct Mismatch {
+    /// The frame the piece locked on (input lines since power-on).
+    pub frame: u64,
+    /// Where the plan said it would lock: `tetriminoX`, `tetriminoY`, `currentPiece`.
+    pub planned: (u8, u8, u8),
+    /// Where the engine locked it.
+    pub engine: (u8, u8, u8),
+}
+
+/// Serializes a reason by its message (the JSON report's text).
+fn as_text<S: serde::Serializer>(
+    reason: &impl std::fmt::Display,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(reason)
 }
 
 /// A finished game.
@@ -346,10 +369,10 @@ pub fn play_game(
             break GameEnd::Stopped(why);
         }
         if let Some(why) = nes.unsupported() {
-            break GameEnd::Unsupported(why.to_owned());
+            break GameEnd::Unsupported(why);
         }
         if let Some(crash) = nes.crash() {
-            break GameEnd::Crash(crash.to_string());
+            break GameEnd::Crash(crash);
         }
         if events.has(Events::TOP_OUT) {
             break GameEnd::TopOut;
@@ -368,10 +391,11 @@ pub fn play_game(
                     nes.raw.player1.current_piece,
                 );
                 if got != target || !p.inputs.is_empty() {
-                    break GameEnd::Mismatch(format!(
-                        "frame {}: planned lock (x, y, orientation) = {target:?}, engine {got:?}",
-                        nes.frame()
-                    ));
+                    break GameEnd::Mismatch(Mismatch {
+                        frame: nes.frame(),
+                        planned: target,
+                        engine: got,
+                    });
                 }
             }
             pieces += 1;
@@ -561,6 +585,29 @@ impl Pilot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_ends_serialize_as_their_messages() {
+        let json = |end: &GameEnd| serde_json::to_string(end).unwrap();
+        assert_eq!(json(&GameEnd::TopOut), r#""top_out""#);
+        assert_eq!(
+            json(&GameEnd::Unsupported(Unsupported::StartHeight)),
+            r#"{"unsupported":"startHeight above 5 reads past its table"}"#
+        );
+        let mismatch = Mismatch {
+            frame: 700,
+            planned: (5, 18, 2),
+            engine: (5, 17, 2),
+        };
+        assert_eq!(
+            json(&GameEnd::Mismatch(mismatch)),
+            r#"{"mismatch":"frame 700: planned lock (x, y, orientation) = (5, 18, 2), engine (5, 17, 2)"}"#
+        );
+        assert_eq!(
+            json(&GameEnd::Stopped("ROM".into())),
+            r#"{"stopped":"ROM"}"#
+        );
+    }
 
     #[test]
     fn caps_and_modifiers_are_checked_with_the_menus() {
