@@ -13,7 +13,7 @@ pub use crate::engine::next_rng;
 /// `page` is the whole playfield page ($0400-$04FF): rows −2 and −1 wrap to its bytes 236-255,
 /// which stay `tileEmpty`, so they are free. An orientation id past the table is never valid.
 /// The row and column tests depend only on the orientation and on `tetriminoY` or `tetriminoX`,
-/// so they are looked up in [`POSITION_BOUNDS`]; the cells are read as the ROM reads them (the
+/// so they are looked up in `POSITION_BOUNDS`; the cells are read as the ROM reads them (the
 /// answer does not depend on the order of the tests).
 #[inline]
 #[must_use]
