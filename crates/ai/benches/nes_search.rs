@@ -15,7 +15,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use playfield_ai::nes::{
     Evaluator, GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
-use playfield_nes::{Nes, play_state};
+use playfield_nes::Nes;
+use playfield_nes::raw::play_state;
 
 /// Engine states at the first controllable frame of each piece of a birken game.
 fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {

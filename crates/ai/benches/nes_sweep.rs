@@ -7,7 +7,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Player, Searcher, Sweeper, play_game};
-use playfield_nes::{Nes, play_state};
+use playfield_nes::Nes;
+use playfield_nes::raw::play_state;
 
 /// Engine states at the first controllable frame of each piece of a birken game.
 fn positions(start_level: u8, seed: u64, max: usize) -> Vec<Nes> {

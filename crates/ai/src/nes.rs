@@ -23,7 +23,9 @@ pub mod sweep;
 pub mod tune;
 
 pub use eval::{Features, Weights};
-pub use game::{GameConfig, GameConfigError, GameEnd, GameResult, Pilot, game_seed, play_game};
+pub use game::{
+    GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot, game_seed, play_game,
+};
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Situation, Workspace};
 pub use score::ScoreWeights;

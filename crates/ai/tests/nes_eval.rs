@@ -3,8 +3,9 @@
 
 use playfield_ai::nes::eval::{board_features, lock_and_clear, lock_height};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, game};
+use playfield_nes::Events;
+use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Events, play_state};
 
 fn board(cells: &[(usize, usize)]) -> [u8; 256] {
     let mut page = [TILE_EMPTY; 256];

@@ -7,8 +7,9 @@ use std::sync::{Mutex, OnceLock};
 
 use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, Sweeper, game};
+use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Modifiers, Nes, play_state};
+use playfield_nes::{Buttons, Modifiers, Nes};
 use proptest::prelude::*;
 
 /// The start of a game at a menu level, reached through the menus (cached: the menus take a

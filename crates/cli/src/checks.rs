@@ -16,8 +16,8 @@ use anyhow::anyhow;
 pub const MAX_GAMES: u64 = 1_000_000;
 /// Most deals of `minijong stats`.
 pub const MAX_DEALS: u64 = 10_000_000;
-/// Most worker threads.
-pub const MAX_THREADS: usize = 256;
+/// Most worker threads: the batch runner's own limit.
+pub use playfield_report::batch::MAX_THREADS;
 /// Most frames `nes replay --frames` runs (about 15-40 s of engine time).
 pub const MAX_REPLAY_FRAMES: u64 = 1_000_000_000;
 /// Most repetitions of `nes replay --repeat`.

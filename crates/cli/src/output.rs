@@ -2,8 +2,11 @@
 //! comes back into the exit status with [`is_broken_pipe`]. A closed pipe (`playfield ... | head`)
 //! ends the command quietly with status 0; any other write error (a full disk, `> /dev/full`)
 //! is reported as an error and the status is non-zero. Nothing here panics (`println!` would).
+//! Progress goes to standard error ([`progress_bar`], [`note`]).
 
-use std::io::{self, BufWriter, Stdout, Write};
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Standard output, buffered; write errors say they are about standard output.
 pub struct Out {
@@ -51,6 +54,19 @@ impl Drop for Out {
 /// is ignored: a note never fails a command, and `eprintln!` would panic.
 pub fn note(text: impl std::fmt::Display) {
     let _ = writeln!(io::stderr(), "{text}");
+}
+
+/// A progress bar of `len` steps on standard error drawn with `template` (indicatif's), or a
+/// hidden one when standard error is not a terminal (so piped and redirected output stays clean).
+pub fn progress_bar(len: u64, template: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// Whether any error in the chain is a closed pipe.

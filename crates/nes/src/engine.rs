@@ -16,6 +16,7 @@ use crate::modifiers::{Modifiers, UncappedScore};
 use crate::ram::Ram;
 use crate::region::Region;
 use crate::tables::*;
+use crate::unsupported::Unsupported;
 
 /// Where the main loop is blocked, waiting for the next NMI. Each variant names the routine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,7 +100,7 @@ pub struct Nes {
     /// Frames in a row the NMI stays disabled while a screen is copied.
     pub(crate) nmi_skip: u8,
     pub(crate) frame: u64,
-    pub(crate) unsupported: Option<&'static str>,
+    pub(crate) unsupported: Option<Unsupported>,
     pub(crate) events: Events,
     /// The demo's tables, read from the user's ROM; `None` stops the engine at the demo.
     pub(crate) demo_data: Option<Arc<DemoData>>,
@@ -326,11 +327,11 @@ impl Nes {
 
     /// Why the engine stopped, if it reached a state it does not model exactly.
     #[must_use]
-    pub fn unsupported(&self) -> Option<&'static str> {
+    pub fn unsupported(&self) -> Option<Unsupported> {
         self.unsupported
     }
 
-    pub(crate) fn stop_unsupported(&mut self, why: &'static str) -> Flow {
+    pub(crate) fn stop_unsupported(&mut self, why: Unsupported) -> Flow {
         self.unsupported = Some(why);
         self.events.add(Events::UNSUPPORTED);
         Flow::Wait(Wait::Unsupported)
@@ -465,7 +466,7 @@ impl Nes {
             return;
         }
         let Some(demo) = self.demo_data.clone() else {
-            self.stop_unsupported("the demo needs the ROM's demo tables (give the ROM file)");
+            self.stop_unsupported(Unsupported::DemoTables);
             self.wait = Wait::Unsupported;
             return;
         };
@@ -667,9 +668,7 @@ impl Nes {
             game_mode::PLAY | game_mode::DEMO => self.game_mode_play_and_ending_high_score(),
             game_mode::START_DEMO => {
                 if self.demo_data.is_none() {
-                    return self.stop_unsupported(
-                        "the demo needs the ROM's demo tables (give the ROM file)",
-                    );
+                    return self.stop_unsupported(Unsupported::DemoTables);
                 }
                 // gameMode_startDemo
                 self.raw.game_type = 0;
@@ -679,7 +678,7 @@ impl Nes {
                 self.raw.game_mode = game_mode::DEMO;
                 self.game_mode_play_and_ending_high_score()
             }
-            _ => self.stop_unsupported("gameMode above 6 jumps outside the dispatch table"),
+            _ => self.stop_unsupported(Unsupported::GameMode),
         }
     }
 

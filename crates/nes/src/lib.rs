@@ -11,8 +11,9 @@
 //! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
 //! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
 //! themselves stay reachable for tools that compare with the ROM, under their disassembly names,
-//! in one field, [`Nes::raw`] ([`Ram`]): read them freely, but writing them can put the engine in
-//! states the ROM never reaches.
+//! in one field, [`Nes::raw`] ([`raw::Ram`]; the addresses, the constants of `gameMode` and
+//! `playState` and the BCD helper are in [`raw`] too): read them freely, but writing them can put
+//! the engine in states the ROM never reaches.
 //!
 //! ```
 //! use playfield_nes::{Buttons, GameMode, Nes};
@@ -64,22 +65,32 @@ pub mod rules;
 mod setup;
 pub mod tables;
 pub mod trace;
+mod unsupported;
 mod view;
 
 pub use buttons::Buttons;
-pub use demo::{DemoData, DemoDataError};
-pub use engine::{Nes, game_mode, next_rng, play_state};
+pub use demo::DemoData;
+pub use engine::Nes;
 pub use events::Events;
 pub use heavy::CpuPhase;
 pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL};
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
-pub use player::{PlayerVars, bcd};
-pub use program::{ProgramData, ProgramDataError};
-pub use ram::{Ram, RamImportError, addr};
+pub use program::{InesError, ProgramData};
 pub use region::Region;
 pub use setup::{GameSetup, MenuDriver};
+pub use unsupported::Unsupported;
 pub use view::{Board, GameMode, GameType, PlayState};
+
+/// The game's RAM as the ROM lays it out, under the disassembly's names: what [`Nes::raw`] holds,
+/// the addresses of its variables, the values `gameMode` and `playState` take, and the BCD digits
+/// the counters are kept in. For tools that compare the engine with the ROM, or import a RAM
+/// image ([`Nes::from_ram`]); the typed view at the crate root reads the same state.
+pub mod raw {
+    pub use crate::engine::{game_mode, play_state};
+    pub use crate::player::{PlayerVars, bcd};
+    pub use crate::ram::{Ram, RamImportError, addr};
+}
 
 /// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction. Not a
 /// stable interface.

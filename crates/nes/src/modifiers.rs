@@ -13,6 +13,14 @@ pub struct Modifiers {
     pub ignore_lag: bool,
 }
 
+impl Modifiers {
+    /// Whether the piece falls two rows a frame at `level` (`double_speed_level` reached).
+    #[must_use]
+    pub fn double_speed_at(&self, level: u8) -> bool {
+        self.double_speed_level.is_some_and(|from| level >= from)
+    }
+}
+
 /// The score without the ROM's 999,999 cap: the same BCD additions on a copy of the score whose
 /// top byte carries into a count of millions instead of capping. Kept beside the RAM (which
 /// stays the ROM's), so a game can report both.
@@ -41,5 +49,21 @@ impl UncappedScore {
             low: score,
             millions: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_speed_starts_at_its_level() {
+        assert!(!Modifiers::default().double_speed_at(255));
+        let modifiers = Modifiers {
+            double_speed_level: Some(39),
+            ..Modifiers::default()
+        };
+        assert!(!modifiers.double_speed_at(38));
+        assert!(modifiers.double_speed_at(39) && modifiers.double_speed_at(200));
     }
 }

@@ -7,6 +7,7 @@ use crate::modifiers::UncappedScore;
 use crate::player::PlayerVars;
 use crate::rules;
 use crate::tables::*;
+use crate::unsupported::Unsupported;
 
 impl Nes {
     /// `gameMode_playAndEndingHighScore`: dispatch on `gameModeState`.
@@ -21,7 +22,7 @@ impl Nes {
             6 => self.game_mode_state_check_for_reset_key_combo(),
             7 => self.game_mode_state_start_button_handling(),
             8 => self.game_mode_state_vblank_then_run_state2(),
-            _ => self.stop_unsupported("gameModeState above 8 jumps outside the dispatch table"),
+            _ => self.stop_unsupported(Unsupported::GameModeState),
         }
     }
 
@@ -239,7 +240,7 @@ impl Nes {
             .get(usize::from(self.raw.player1.start_height))
             .copied();
         let Some(count) = count else {
-            return self.stop_unsupported("startHeight above 5 reads past its table");
+            return self.stop_unsupported(Unsupported::StartHeight);
         };
         for cell in 0..=usize::from(count) {
             self.raw.playfield[cell] = TILE_EMPTY;
@@ -350,9 +351,7 @@ impl Nes {
             0 => self.raw.player.current_piece = ORIENTATION_HIDDEN,
             1 => {
                 if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
-                    return Some(
-                        self.stop_unsupported("an active piece with a hidden orientation"),
-                    );
+                    return Some(self.stop_unsupported(Unsupported::HiddenOrientation));
                 }
                 self.shift_tetrimino();
                 self.rotate_tetrimino();
@@ -367,7 +366,7 @@ impl Nes {
             8 => self.play_state_spawn_next_tetrimino(),
             10 => return self.play_state_update_game_over_curtain(),
             11 => self.raw.player.play_state += 1,
-            _ => return Some(self.stop_unsupported("playState above 11 jumps outside its table")),
+            _ => return Some(self.stop_unsupported(Unsupported::PlayState)),
         }
         None
     }

@@ -24,6 +24,17 @@ impl Region {
         }
     }
 
+    /// `@lookupDropSpeed`: frames per row at `level`, 1 from level 29 on.
+    #[inline]
+    #[must_use]
+    pub const fn drop_speed(self, level: u8) -> u8 {
+        if level >= 0x1D {
+            1
+        } else {
+            self.frames_per_drop()[level as usize]
+        }
+    }
+
     /// `DAS_DELAY`: where the DAS counter restarts after an auto-shift.
     #[must_use]
     pub const fn das_delay(self) -> u8 {
@@ -104,5 +115,28 @@ impl Region {
             Screen::LevelMenu | Screen::HighScoreEntry => 1,
             _ => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_speed_reads_the_table_then_stays_at_one_row_a_frame() {
+        for region in [Region::Ntsc, Region::Pal] {
+            for level in 0..=0x1C {
+                assert_eq!(
+                    region.drop_speed(level),
+                    region.frames_per_drop()[usize::from(level)]
+                );
+            }
+            for level in 0x1D..=0xFF {
+                assert_eq!(region.drop_speed(level), 1, "{region:?} level {level}");
+            }
+        }
+        assert_eq!(Region::Ntsc.drop_speed(0), 48);
+        assert_eq!(Region::Ntsc.drop_speed(18), 3);
+        assert_eq!(crate::rules::drop_speed(19), Region::Ntsc.drop_speed(19));
     }
 }

@@ -3,14 +3,17 @@
 //! ROM spreads them), and the AI's planning calls the same functions, so no rule is written twice.
 
 use crate::player::bcd;
-use crate::tables::{FRAMES_PER_DROP_NTSC, ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
+use crate::region::Region;
+use crate::tables::{ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
+
+pub use crate::engine::next_rng;
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
 /// `page` is the whole playfield page ($0400-$04FF): rows −2 and −1 wrap to its bytes 236-255,
 /// which stay `tileEmpty`, so they are free. An orientation id past the table is never valid.
 /// The row and column tests depend only on the orientation and on `tetriminoY` or `tetriminoX`,
-/// so they are looked up in [`POSITION_BOUNDS`]; the cells are read as the ROM reads them (the
+/// so they are looked up in `POSITION_BOUNDS`; the cells are read as the ROM reads them (the
 /// answer does not depend on the order of the tests).
 #[inline]
 #[must_use]
@@ -117,11 +120,7 @@ pub fn increment_lines(lines: &mut [u8; 2], level: &mut u8) -> bool {
 #[inline]
 #[must_use]
 pub fn drop_speed(level: u8) -> u8 {
-    if level >= 0x1D {
-        1
-    } else {
-        FRAMES_PER_DROP_NTSC[usize::from(level)]
-    }
+    Region::Ntsc.drop_speed(level)
 }
 
 /// `addHoldDownPoints`: adds rows soft-dropped − 1 (`holdDownPoints` ≥ 2) to the BCD score

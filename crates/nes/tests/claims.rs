@@ -15,8 +15,10 @@
 
 mod support;
 
+use playfield_nes::raw::addr;
+use playfield_nes::rules::next_rng;
 use playfield_nes::tables::SPAWN_TABLE;
-use playfield_nes::{Buttons, Nes, Region, addr, next_rng};
+use playfield_nes::{Buttons, Nes, Region};
 use support::claims::*;
 use support::facts::{self, *};
 

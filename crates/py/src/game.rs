@@ -8,8 +8,9 @@ use std::sync::Arc;
 use playfield_ai::nes::game::{LevelMenuWaits, split_mix};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
+use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
-use playfield_nes::{Buttons, Events, GameType, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameType, Nes};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
 
 use crate::error::GameError;

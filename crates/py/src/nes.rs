@@ -211,8 +211,8 @@ impl PyNes {
 
     /// Why the engine stopped (a state it does not model), or None.
     #[getter]
-    fn unsupported(&self) -> Option<&'static str> {
-        self.nes.unsupported()
+    fn unsupported(&self) -> Option<String> {
+        self.nes.unsupported().map(|why| why.to_string())
     }
 
     /// The score (decimal).
@@ -265,7 +265,7 @@ impl PyNes {
         let p = &self.nes.raw.player1;
         let kind = playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
             .get(usize::from(p.current_piece))?;
-        (self.nes.raw.game_mode == playfield_nes::game_mode::PLAY).then_some((
+        (self.nes.raw.game_mode == playfield_nes::raw::game_mode::PLAY).then_some((
             *kind,
             p.current_piece,
             p.tetrimino_x,
@@ -276,7 +276,7 @@ impl PyNes {
     /// The preview piece 0-6 (T J Z O S L I), None outside play.
     #[getter]
     fn next_piece(&self) -> Option<u8> {
-        if self.nes.raw.game_mode != playfield_nes::game_mode::PLAY {
+        if self.nes.raw.game_mode != playfield_nes::raw::game_mode::PLAY {
             return None;
         }
         playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION

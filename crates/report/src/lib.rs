@@ -1,6 +1,7 @@
 //! Statistics and charts for playfield's front ends: what a benchmark reports (mean with its 95 %
 //! confidence interval, standard deviation, median, percentiles, the Wilson interval of a
-//! fraction) and SVG charts of it drawn with `plotters`.
+//! fraction), SVG charts of it drawn with `plotters`, and the [`batch`] runner that plays a
+//! benchmark's runs on worker threads and hands their results back in order.
 //!
 //! ```
 //! use playfield_report::stats::Summary;
@@ -10,5 +11,6 @@
 //! assert!(s.ci95.is_some());
 //! ```
 
+pub mod batch;
 pub mod chart;
 pub mod stats;

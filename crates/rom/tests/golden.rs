@@ -23,8 +23,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use playfield_nes::fm2::InputLine;
+use playfield_nes::raw::game_mode;
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{DemoData, Events, GameMode, GameType, Nes, game_mode};
+use playfield_nes::{DemoData, Events, GameMode, GameType, Nes};
 use playfield_rom::{Emulator, ROM_ENV, Rom};
 use support::suite::{for_each_movie, listed_names, movie};
 

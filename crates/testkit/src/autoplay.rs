@@ -5,8 +5,9 @@
 //! screen, and plays several games in a row, so movies made with it exercise the whole engine.
 //! The menus are driven by the engine's [`MenuDriver`], as the AI's games are.
 
+use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Events, GameSetup, MenuDriver, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, Events, GameSetup, MenuDriver, Nes};
 use playfield_rng::SplitMix64;
 
 /// The level menu waits up to this many frames before each game, picked by the seed (the piece

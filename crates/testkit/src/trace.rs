@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use playfield_nes::game_mode;
+use playfield_nes::raw::game_mode;
 use playfield_nes::trace::{Difference, KEYS, NUMBER_KEYS, PLAYFIELD_CELLS, PlayTrace, TraceFrame};
 
 /// Parses a line written by [`TraceFrame::write_json`] (keys in any order, whitespace free).

@@ -3,12 +3,13 @@
 //! score, lines, level and the level's colours (`colorTable`, rendered through an NES palette).
 
 use axum::Json;
+use playfield_nes::Nes;
 use playfield_nes::palette::{level_palette, nes_rgb};
+use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{
     ORIENTATION_HIDDEN, ORIENTATIONS, SPAWN_TABLE, TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY,
     TILE1, TILE2, TILE3,
 };
-use playfield_nes::{Nes, game_mode, play_state};
 use serde::Serialize;
 
 /// The curtain tile the game-over animation fills the playfield with.

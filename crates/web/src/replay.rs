@@ -79,7 +79,8 @@ impl Replay {
                 stopped = Some(format!(
                     "the engine stopped at frame {}: {}",
                     nes.frame(),
-                    nes.unsupported().unwrap_or("unsupported state")
+                    nes.unsupported()
+                        .map_or_else(|| "unsupported state".to_owned(), |why| why.to_string())
                 ));
                 break;
             }

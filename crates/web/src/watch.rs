@@ -12,7 +12,8 @@ use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{Query, State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
-use playfield_nes::{Events, Nes, game_mode};
+use playfield_nes::raw::game_mode;
+use playfield_nes::{Events, Nes};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 

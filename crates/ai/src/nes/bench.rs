@@ -11,6 +11,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use playfield_report::batch::Batch;
 use playfield_report::stats::Summary;
 use serde::Serialize;
 use thiserror::Error;
@@ -130,23 +131,10 @@ impl BenchOptions {
     /// Checks the options.
     ///
     /// # Errors
-    /// A start level outside 0-19, a line cap of 0, a double-speed level below the start level,
-    /// a malformed timeline.
+    /// A start level outside 0-19, a line cap of 0, a double-speed level below the start level
+    /// ([`GameConfig::validate`]), a malformed timeline.
     pub fn validate(&self) -> Result<(), BenchError> {
-        if self.level > 19 {
-            return Err(BenchError::Level(self.level));
-        }
-        if self.line_cap == Some(0) {
-            return Err(BenchError::LineCap);
-        }
-        if let Some(level) = self.double_speed_level
-            && level < self.level
-        {
-            return Err(BenchError::DoubleSpeedLevel {
-                double: level,
-                start: self.level,
-            });
-        }
+        self.game().validate()?;
         self.input_model()?;
         Ok(())
     }
@@ -154,17 +142,7 @@ impl BenchOptions {
     /// The labels of the options that depart from the ROM, for reports.
     #[must_use]
     pub fn modifiers(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(level) = self.double_speed_level {
-            out.push(format!("double speed from level {level} (not the ROM)"));
-        }
-        if let Some(cap) = self.line_cap {
-            out.push(format!("game ends at {cap} lines (not the ROM)"));
-        }
-        if self.uncapped {
-            out.push("score reported without the 999,999 cap".to_owned());
-        }
-        out
+        modifier_labels(&self.game(), self.uncapped)
     }
 
     /// An A-type game with these options (its seed still to be set).
@@ -185,22 +163,6 @@ pub enum BenchError {
     /// Not one of the formats.
     #[error("unknown format {0:?}: expected one of rom, betatetris, unlimited")]
     UnknownFormat(String),
-    /// Start level out of the menu's range.
-    #[error("start level {0} is not allowed: the level menu offers 0-19")]
-    Level(u8),
-    /// A line cap of zero lines.
-    #[error("line cap 0 is not allowed: the game would end before it starts (use 1 or more)")]
-    LineCap,
-    /// A double-speed level the game is already past at its start.
-    #[error(
-        "double-speed level {double} is below the start level {start}: it must be at least the start level"
-    )]
-    DoubleSpeedLevel {
-        /// The double-speed level.
-        double: u8,
-        /// The start level.
-        start: u8,
-    },
     /// A bad input model.
     #[error(transparent)]
     Input(#[from] InputModelError),
@@ -210,6 +172,22 @@ pub enum BenchError {
     /// No games.
     #[error("a batch needs at least one game")]
     NoGames,
+}
+
+/// The labels of a game's settings that depart from the ROM (and of the uncapped headline), for
+/// reports.
+fn modifier_labels(game: &GameConfig, uncapped: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(level) = game.double_speed_level {
+        out.push(format!("double speed from level {level} (not the ROM)"));
+    }
+    if let Some(cap) = game.max_lines {
+        out.push(format!("game ends at {cap} lines (not the ROM)"));
+    }
+    if uncapped {
+        out.push("score reported without the 999,999 cap".to_owned());
+    }
+    out
 }
 
 /// The score the game cannot go past.
@@ -238,22 +216,11 @@ impl BenchConfig {
     /// Checks the settings.
     ///
     /// # Errors
-    /// When a game setting is out of range or there are no games.
+    /// When a game setting is out of range ([`GameConfig::validate`]) or there are no games.
     pub fn validate(&self) -> Result<(), BenchError> {
         self.game.validate()?;
         if self.games == 0 {
             return Err(BenchError::NoGames);
-        }
-        if self.game.max_lines == Some(0) {
-            return Err(BenchError::LineCap);
-        }
-        if let Some(level) = self.game.double_speed_level
-            && level < self.game.level
-        {
-            return Err(BenchError::DoubleSpeedLevel {
-                double: level,
-                start: self.game.level,
-            });
         }
         Ok(())
     }
@@ -261,17 +228,7 @@ impl BenchConfig {
     /// The labels of the settings that depart from the ROM, for reports.
     #[must_use]
     pub fn modifiers(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(level) = self.game.double_speed_level {
-            out.push(format!("double speed from level {level} (not the ROM)"));
-        }
-        if let Some(cap) = self.game.max_lines {
-            out.push(format!("game ends at {cap} lines (not the ROM)"));
-        }
-        if self.uncapped {
-            out.push("score reported without the 999,999 cap".to_owned());
-        }
-        out
+        modifier_labels(&self.game, self.uncapped)
     }
 
     /// Games to play: 1 with [`BenchConfig::game_seed`], else [`BenchConfig::games`].
@@ -298,6 +255,37 @@ impl BenchConfig {
             seed: self.seed_of(index),
             ..self.game
         }
+    }
+
+    /// Plays the batch on `batch`'s threads, game `i` with `play(&game_config(i))` (the engine
+    /// alone: [`play_game`] with no observer; or with the ROM in lockstep). `done` is called on a
+    /// worker as each game ends (a progress bar); `each(summary, result)` on the calling thread in
+    /// game order, a chunk of games at a time, to print or record it. Returns the report of every
+    /// game.
+    ///
+    /// # Errors
+    /// The first error of `each`, which stops the batch.
+    ///
+    /// [`play_game`]: super::game::play_game
+    pub fn run<E>(
+        &self,
+        batch: &Batch,
+        play: impl Fn(&GameConfig) -> GameResult + Sync,
+        done: impl Fn() + Sync,
+        mut each: impl FnMut(&GameSummary, GameResult) -> Result<(), E>,
+    ) -> Result<BenchReport, E> {
+        let mut report = BenchReport::new(self.uncapped);
+        batch.run(
+            0..self.game_count(),
+            |i| play(&self.game_config(i)),
+            done,
+            |i, result| {
+                let summary = GameSummary::new(i, self.seed_of(i), &result);
+                report.add(&summary);
+                each(&summary, result)
+            },
+        )?;
+        Ok(report)
     }
 
     /// The headline score of a game: uncapped when [`BenchConfig::uncapped`] says so.

@@ -1,7 +1,8 @@
 //! Whole games from power-on: the menus, then the player piece by piece, through the gamepad
 //! only (nothing is written into game memory).
 
-use playfield_nes::{Buttons, Events, GameSetup, GameType, MenuDriver, Nes, game_mode, play_state};
+use playfield_nes::raw::{game_mode, play_state};
+use playfield_nes::{Buttons, Crash, Events, GameSetup, GameType, MenuDriver, Nes, Unsupported};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -24,6 +25,19 @@ pub enum GameConfigError {
     /// Music outside 0-3.
     #[error("music {0} is not allowed: 0-2 are the three tunes, 3 is off")]
     Music(u8),
+    /// A line cap of zero lines.
+    #[error("line cap 0 is not allowed: the game would end before it starts (use 1 or more)")]
+    LineCap,
+    /// A double-speed level the game is already past at its start.
+    #[error(
+        "double-speed level {double} is below the start level {start}: it must be at least the start level"
+    )]
+    DoubleSpeedLevel {
+        /// The double-speed level.
+        double: u8,
+        /// The start level.
+        start: u8,
+    },
 }
 
 /// What game to play.
@@ -64,10 +78,11 @@ impl GameConfig {
         }
     }
 
-    /// Checks the settings the menus can reach.
+    /// Checks the settings: those the menus can reach, and the caps and modifiers.
     ///
     /// # Errors
-    /// When a level, height or music is out of the menus' range.
+    /// When a level, height or music is out of the menus' range, the line cap is 0, or the
+    /// double-speed level is below the start level.
     pub fn validate(&self) -> Result<(), GameConfigError> {
         if self.level > 19 {
             return Err(GameConfigError::Level(self.level));
@@ -77,6 +92,17 @@ impl GameConfig {
         }
         if self.music > 3 {
             return Err(GameConfigError::Music(self.music));
+        }
+        if self.max_lines == Some(0) {
+            return Err(GameConfigError::LineCap);
+        }
+        if let Some(double) = self.double_speed_level
+            && double < self.level
+        {
+            return Err(GameConfigError::DoubleSpeedLevel {
+                double,
+                start: self.level,
+            });
         }
         Ok(())
     }
@@ -128,14 +154,37 @@ pub enum GameEnd {
     FrameCap,
     /// A B-type game cleared its 25 lines.
     BTypeComplete,
-    /// The game crashed, as the ROM does at the highest levels (`playfield_nes::Crash`).
-    Crash(String),
+    /// The game crashed, as the ROM does at the highest levels.
+    #[serde(serialize_with = "as_text")]
+    Crash(Crash),
     /// The engine stopped at a state it does not model.
-    Unsupported(String),
-    /// The frame observer (e.g. the ROM in lockstep) stopped the game.
+    #[serde(serialize_with = "as_text")]
+    Unsupported(Unsupported),
+    /// The frame observer (e.g. the ROM in lockstep) stopped the game, for the reason it gave.
     Stopped(String),
     /// A planned move did not lock where the search said: a search/engine mismatch.
-    Mismatch(String),
+    #[serde(serialize_with = "as_text")]
+    Mismatch(Mismatch),
+}
+
+/// A piece that did not lock where its plan said.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[error("frame {frame}: planned lock (x, y, orientation) = {planned:?}, engine {engine:?}")]
+pub struct Mismatch {
+    /// The frame the piece locked on (input lines since power-on).
+    pub frame: u64,
+    /// Where the plan said it would lock: `tetriminoX`, `tetriminoY`, `currentPiece`.
+    pub planned: (u8, u8, u8),
+    /// Where the engine locked it.
+    pub engine: (u8, u8, u8),
+}
+
+/// Serializes a reason by its message (the JSON report's text).
+fn as_text<S: serde::Serializer>(
+    reason: &impl std::fmt::Display,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(reason)
 }
 
 /// A finished game.
@@ -166,6 +215,25 @@ pub struct GameResult {
 }
 
 impl GameResult {
+    /// A game the frame observer stopped before its first frame, for `why` (the ROM in lockstep
+    /// did not start).
+    #[must_use]
+    pub fn stopped(why: String) -> GameResult {
+        GameResult {
+            score: 0,
+            lines: 0,
+            level: 0,
+            frames: 0,
+            pieces: 0,
+            end: GameEnd::Stopped(why),
+            input: Vec::new(),
+            uncapped_score: 0,
+            clears: [0; 4],
+            score_by_lines: Vec::new(),
+            decision_micros: Vec::new(),
+        }
+    }
+
     /// The uncapped score when the game first reached `lines` lines (`None` if it ended before).
     #[must_use]
     pub fn score_at_lines(&self, lines: u32) -> Option<u64> {
@@ -361,10 +429,10 @@ pub fn play_game(
             break GameEnd::Stopped(why);
         }
         if let Some(why) = nes.unsupported() {
-            break GameEnd::Unsupported(why.to_owned());
+            break GameEnd::Unsupported(why);
         }
         if let Some(crash) = nes.crash() {
-            break GameEnd::Crash(crash.to_string());
+            break GameEnd::Crash(crash);
         }
         if events.has(Events::TOP_OUT) {
             break GameEnd::TopOut;
@@ -383,10 +451,11 @@ pub fn play_game(
                     nes.raw.player1.current_piece,
                 );
                 if got != target || !p.inputs.is_empty() {
-                    break GameEnd::Mismatch(format!(
-                        "frame {}: planned lock (x, y, orientation) = {target:?}, engine {got:?}",
-                        nes.frame()
-                    ));
+                    break GameEnd::Mismatch(Mismatch {
+                        frame: nes.frame(),
+                        planned: target,
+                        engine: got,
+                    });
                 }
             }
             pieces += 1;
@@ -570,5 +639,51 @@ impl Pilot {
     #[must_use]
     pub fn target(&self) -> Option<(u8, u8, u8)> {
         self.plan.as_ref().and_then(|p| p.target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ends_serialize_as_their_messages() {
+        let json = |end: &GameEnd| serde_json::to_string(end).unwrap();
+        assert_eq!(json(&GameEnd::TopOut), r#""top_out""#);
+        assert_eq!(
+            json(&GameEnd::Unsupported(Unsupported::StartHeight)),
+            r#"{"unsupported":"startHeight above 5 reads past its table"}"#
+        );
+        let mismatch = Mismatch {
+            frame: 700,
+            planned: (5, 18, 2),
+            engine: (5, 17, 2),
+        };
+        assert_eq!(
+            json(&GameEnd::Mismatch(mismatch)),
+            r#"{"mismatch":"frame 700: planned lock (x, y, orientation) = (5, 18, 2), engine (5, 17, 2)"}"#
+        );
+        assert_eq!(
+            json(&GameEnd::Stopped("ROM".into())),
+            r#"{"stopped":"ROM"}"#
+        );
+    }
+
+    #[test]
+    fn caps_and_modifiers_are_checked_with_the_menus() {
+        let mut config = GameConfig::a_type(18, 0);
+        assert_eq!(config.validate(), Ok(()));
+        config.max_lines = Some(0);
+        assert_eq!(config.validate(), Err(GameConfigError::LineCap));
+        config.max_lines = Some(430);
+        config.double_speed_level = Some(17);
+        assert_eq!(
+            config.validate().unwrap_err().to_string(),
+            "double-speed level 17 is below the start level 18: it must be at least the start level"
+        );
+        config.double_speed_level = Some(18);
+        assert_eq!(config.validate(), Ok(()));
+        config.level = 20;
+        assert_eq!(config.validate(), Err(GameConfigError::Level(20)));
     }
 }

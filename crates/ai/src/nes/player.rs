@@ -294,13 +294,7 @@ impl Situation {
     /// The gravity the piece falls with.
     #[must_use]
     pub fn gravity(&self) -> Gravity {
-        Gravity::at(
-            self.level,
-            playfield_nes::Modifiers {
-                double_speed_level: self.double_speed_level,
-                ..playfield_nes::Modifiers::default()
-            },
-        )
+        Gravity::with_double_speed(self.level, self.double_speed_level)
     }
 
     /// The situation after clearing `cleared` lines (`incrementLines`' BCD count and its signed

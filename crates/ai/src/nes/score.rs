@@ -261,13 +261,7 @@ impl Context {
     /// Gravity at this context's level.
     #[must_use]
     pub fn gravity(&self) -> Gravity {
-        Gravity::at(
-            self.level,
-            playfield_nes::Modifiers {
-                double_speed_level: self.double_speed_level,
-                ..playfield_nes::Modifiers::default()
-            },
-        )
+        Gravity::with_double_speed(self.level, self.double_speed_level)
     }
 
     /// When the gravity next speeds up from this context, clearing lines one at a time as
@@ -289,7 +283,7 @@ impl Context {
     /// Lines as a number.
     #[must_use]
     pub fn lines_decimal(&self) -> u32 {
-        playfield_nes::bcd(self.lines[1]) * 100 + playfield_nes::bcd(self.lines[0])
+        playfield_nes::raw::bcd(self.lines[1]) * 100 + playfield_nes::raw::bcd(self.lines[0])
     }
 
     /// The context after `cleared` lines (`incrementLines`, level-ups included).

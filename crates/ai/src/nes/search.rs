@@ -134,8 +134,21 @@ impl Gravity {
     pub fn at(level: u8, modifiers: playfield_nes::Modifiers) -> Gravity {
         Gravity {
             drop_speed: drop_speed(level),
-            double: modifiers.double_speed_level.is_some_and(|l| level >= l),
+            double: modifiers.double_speed_at(level),
         }
+    }
+
+    /// The gravity at `level` with the double-speed option from `double_speed_level` (`None`:
+    /// the ROM's), the only modifier that changes it.
+    #[must_use]
+    pub fn with_double_speed(level: u8, double_speed_level: Option<u8>) -> Gravity {
+        Gravity::at(
+            level,
+            playfield_nes::Modifiers {
+                double_speed_level,
+                ..playfield_nes::Modifiers::default()
+            },
+        )
     }
 }
 

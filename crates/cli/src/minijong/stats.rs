@@ -2,21 +2,19 @@
 //! `playfield_report`).
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use playfield_minijong::Board;
 use playfield_minijong::solver::solve_limited;
+use playfield_report::batch::Batch;
 use playfield_report::chart;
 use playfield_report::stats::{percentile, wilson};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::files::OutputFile;
-use crate::output::Out;
+use crate::output::{Out, progress_bar};
 
 /// The command's settings.
 pub struct StatsRun<'a> {
@@ -99,52 +97,32 @@ pub fn run(r: &StatsRun<'_>) -> anyhow::Result<()> {
         Some(path) => Some(OutputFile::create(path, "--plot")?),
         None => None,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(r.threads.unwrap_or(0))
-        .build()?;
-    let bar = ProgressBar::with_draw_target(
-        Some(r.deals),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {elapsed} (eta {eta})")
-            .context("progress bar template")?,
-    );
+    let batch = Batch::new(r.threads)?.chunk(4096);
+    let bar = progress_bar(r.deals, "{bar:40} {pos}/{len} deals, {elapsed} (eta {eta})");
     let mut tally = Tally::default();
-    let chunk = 4096u64;
-    let mut first = seed;
-    loop {
-        let end = first.saturating_add(chunk - 1).min(last);
-        let done: Vec<Deal> = pool.install(|| {
-            (first..=end)
-                .into_par_iter()
-                .map(|s| {
-                    let board = Board::deal(s);
-                    let start = Instant::now();
-                    let solution = solve_limited(&board, &board.initial_heights(), r.max_nodes);
-                    let seconds = start.elapsed().as_secs_f64();
-                    bar.inc(1);
-                    Deal {
-                        winnable: solution.as_ref().map(|s| s.winnable),
-                        tiles_left: solution.map(|s| s.tiles_left),
-                        seconds,
-                    }
-                })
-                .collect()
-        });
-        done.iter().for_each(|d| tally.add(d));
-        if end == last {
-            break;
-        }
-        first = end + 1;
-    }
+    batch.run(
+        0..r.deals,
+        |i| {
+            // `seed + i` stays within `last`, checked above.
+            let board = Board::deal(seed + i);
+            let start = Instant::now();
+            let solution = solve_limited(&board, &board.initial_heights(), r.max_nodes);
+            let seconds = start.elapsed().as_secs_f64();
+            Deal {
+                winnable: solution.as_ref().map(|s| s.winnable),
+                tiles_left: solution.map(|s| s.tiles_left),
+                seconds,
+            }
+        },
+        || bar.inc(1),
+        |_, deal| {
+            tally.add(&deal);
+            Ok::<(), std::convert::Infallible>(())
+        },
+    )?;
     bar.finish_and_clear();
 
-    let threads = pool.current_num_threads();
+    let threads = batch.threads();
     let mut ms: Vec<f64> = tally.seconds.iter().map(|s| s * 1e3).collect();
     ms.sort_by(f64::total_cmp);
     let decided = r.deals - tally.undecided;

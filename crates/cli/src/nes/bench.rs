@@ -7,20 +7,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
-use playfield_ai::nes::bench::{BenchConfig, BenchReport, BenchSummary, GameSummary};
-use playfield_ai::nes::{
-    GameConfig, GameEnd, GameResult, InputModel, Player, ScoreWeights, play_game,
-};
+use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
+use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, ScoreWeights, play_game};
 use playfield_nes::fm2::{InputLine, Movie};
+use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
-use rayon::prelude::*;
 
 use crate::checks::{MAX_GAME_FRAMES, MAX_GAMES, MAX_THREADS, int, not_applicable};
 use crate::files::{OutputFile, check_output_dir};
-use crate::output::Out;
+use crate::output::{Out, progress_bar};
 
 /// The game type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -270,32 +267,16 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
     text
 }
 
-/// Plays game `index`, on the engine alone or with the ROM in lockstep.
-fn play_one(config: &BenchConfig, index: u64, rom: Option<&Rom>) -> GameResult {
-    let game = config.game_config(index);
-    let player = &config.player;
+/// Plays one game, on the engine alone or with the ROM in lockstep.
+fn play_one(game: &GameConfig, player: &Player, rom: Option<&Rom>) -> GameResult {
     let Some(rom) = rom else {
-        return play_game(&game, player, |_, _| Ok(()));
+        return play_game(game, player, |_, _| Ok(()));
     };
     let mut lockstep = match Lockstep::new(rom) {
         Ok(l) => l,
-        Err(e) => {
-            return GameResult {
-                score: 0,
-                lines: 0,
-                level: 0,
-                frames: 0,
-                pieces: 0,
-                end: GameEnd::Stopped(format!("the ROM does not start: {e}")),
-                input: Vec::new(),
-                uncapped_score: 0,
-                clears: [0; 4],
-                score_by_lines: Vec::new(),
-                decision_micros: Vec::new(),
-            };
-        }
+        Err(e) => return GameResult::stopped(format!("the ROM does not start: {e}")),
     };
-    play_game(&game, player, |buttons, nes| {
+    play_game(game, player, |buttons, nes| {
         lockstep
             .step_line(&InputLine::new(buttons), nes)
             .map_err(|e| e.to_string())
@@ -315,43 +296,18 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if let Some(path) = &args.record {
         check_output_dir(path, "--record")?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()?;
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let bar = ProgressBar::new(games);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    // Games run in parallel in chunks, each chunk's results printed (and recorded) in game order
-    // as soon as it is done: the output does not depend on the thread count, a long run shows its
-    // games as it goes, and memory holds one chunk of movies at a time.
-    let chunk = (pool.current_num_threads() as u64 * 2).max(2);
+    let batch = Batch::new(args.threads)?;
+    let bar = progress_bar(games, "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}");
+    // The games' lines are printed (and their movies recorded) in game order, a chunk at a time.
     let mut out = Out::new();
-    let mut report = BenchReport::new(config.uncapped);
     let mut single_game_input = None;
-    let mut first = 0u64;
-    while first < games {
-        let last = (first + chunk).min(games);
-        let done: Vec<GameResult> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map(|i| {
-                    let r = play_one(&config, i, rom.as_ref());
-                    bar.inc(1);
-                    r
-                })
-                .collect()
-        });
-        for (i, r) in (first..).zip(done) {
-            let summary = GameSummary::new(i, config.seed_of(i), &r);
-            report.add(&summary);
-            out.line_now(game_line(args.json, &summary)?)?;
+    let report = config.run(
+        &batch,
+        |game| play_one(game, &config.player, rom.as_ref()),
+        || bar.inc(1),
+        |summary, r| -> Result<()> {
+            out.line_now(game_line(args.json, summary)?)?;
+            let i = summary.game - 1;
             if let Some(path) = &args.record {
                 OutputFile::create(&record_path(path, i, games), "--record")?
                     .commit_bytes(Movie::new(r.input.iter().copied()).to_fm2().as_bytes())?;
@@ -359,9 +315,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             if games == 1 {
                 single_game_input = Some(r.input);
             }
-        }
-        first = last;
-    }
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
     let Some(summary) = report.summary() else {
         bail!("no game was played");
@@ -434,7 +390,7 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.raw.game_mode != playfield_nes::game_mode::PLAY {
+        if nes.raw.game_mode != playfield_nes::raw::game_mode::PLAY {
             continue;
         }
         let point = ScoreSample {

@@ -7,18 +7,17 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use playfield_ai::standard::{GameRecord, Player, PlayerConfig};
+use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram};
 use playfield_report::stats::Summary;
 use playfield_standard::{EndRule, GameOver};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{AiArgs, GameArgs, Sequence};
 use crate::checks::{MAX_GAMES, MAX_THREADS, int};
 use crate::files::OutputFile;
-use crate::output::Out;
+use crate::output::{Out, progress_bar};
 
 /// Games when `--games` is not given.
 const DEFAULT_GAMES: u64 = 100;
@@ -121,41 +120,27 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         Some(path) => Some(OutputFile::create(path, "--plot")?),
         None => None,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0))
-        .build()?;
-    let threads = pool.current_num_threads();
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} (eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    // Games in chunks, so memory holds a few numbers per game whatever --games is.
+    let batch = Batch::new(a.threads)?.chunk_per_thread(4);
+    let threads = batch.threads();
+    let bar = progress_bar(
+        games,
+        "{bar:40} {pos}/{len} games {elapsed_precise} (eta {eta})",
     );
     let player = Player::new(config);
     let start = Instant::now();
-    // Games in chunks, so memory holds a few numbers per game whatever --games is.
-    let chunk = (threads as u64 * 4).max(4);
     let mut records: Vec<GameJson> = Vec::new();
-    let mut first = 0u64;
-    while first < games {
-        let last = (first + chunk).min(games);
-        let done: Vec<Result<(u64, GameRecord)>> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map(|i| {
-                    let (mut game, seed) = a.game.new_game(&sequence, i)?;
-                    let r = player
-                        .play_game(&mut game, a.max_lines)
-                        .with_context(|| format!("game {i} (seed {seed})"))?;
-                    bar.inc(1);
-                    Ok((seed, r))
-                })
-                .collect()
-        });
-        for (i, r) in (first..).zip(done) {
+    batch.run(
+        0..games,
+        |i| -> Result<(u64, GameRecord)> {
+            let (mut game, seed) = a.game.new_game(&sequence, i)?;
+            let r = player
+                .play_game(&mut game, a.max_lines)
+                .with_context(|| format!("game {i} (seed {seed})"))?;
+            Ok((seed, r))
+        },
+        || bar.inc(1),
+        |i, r| -> Result<()> {
             let (seed, r) = r?;
             records.push(GameJson {
                 index: i,
@@ -166,9 +151,9 @@ pub fn run(a: &BenchArgs) -> Result<()> {
                 capped: r.capped,
                 ended: ended_name(r.ended),
             });
-        }
-        first = last;
-    }
+            Ok(())
+        },
+    )?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
 

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use playfield_nes::fm2::InputLine;
+use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
-use playfield_nes::{Buttons, DemoData, Events, Nes, game_mode, play_state};
+use playfield_nes::{Buttons, DemoData, Events, Nes};
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
     PushKeyboardEnhancementFlags,
@@ -214,7 +215,8 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
                 if events.has(Events::UNSUPPORTED) {
                     finished = Some(format!(
                         "engine stopped: {}",
-                        nes.unsupported().unwrap_or("unsupported state")
+                        nes.unsupported()
+                            .map_or_else(|| "unsupported state".to_owned(), |why| why.to_string())
                     ));
                     break;
                 }
@@ -339,7 +341,8 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
                 bail!(
                     "the engine stopped at frame {}: {}",
                     nes.frame(),
-                    nes.unsupported().unwrap_or("unsupported state")
+                    nes.unsupported()
+                        .map_or_else(|| "unsupported state".to_owned(), |why| why.to_string())
                 );
             }
         }

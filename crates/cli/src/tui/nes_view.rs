@@ -1,8 +1,9 @@
 //! The NES Tetris screen drawn from the engine's RAM: playfield in the level's ROM colours, the
 //! falling piece, next piece, statistics, top score, score, lines, level, PAUSE.
 
+use playfield_nes::Nes;
+use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS, TILE_EMPTY, TILE1, TILE2, TILE3};
-use playfield_nes::{Nes, game_mode, play_state};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

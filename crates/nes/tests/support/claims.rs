@@ -6,8 +6,9 @@
 
 #![allow(dead_code)]
 
+use playfield_nes::raw::{addr, game_mode, play_state};
 use playfield_nes::tables::{ORIENTATIONS, SPAWN_TABLE, TILE_EMPTY};
-use playfield_nes::{Buttons, Nes, Region, addr, game_mode, play_state};
+use playfield_nes::{Buttons, Nes, Region};
 
 /// A console running Tetris: a gamepad in, RAM out, and RAM written between frames.
 pub trait Console {

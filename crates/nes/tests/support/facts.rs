@@ -7,8 +7,10 @@
 #![allow(dead_code)]
 
 use super::claims::*;
+use playfield_nes::raw::{addr, play_state};
+use playfield_nes::rules::next_rng;
 use playfield_nes::tables::{FRAMES_PER_DROP_NTSC, SPAWN_TABLE};
-use playfield_nes::{Buttons, Nes, addr, next_rng, play_state};
+use playfield_nes::{Buttons, Nes};
 
 pub const NAMES: [&str; 7] = ["T", "J", "Z", "O", "S", "L", "I"];
 
