@@ -22,6 +22,7 @@ fn resumed_start_equals_power_on_start() {
             seed: 0,
             max_lines: None,
             max_frames: None,
+            stop_at_max_score: false,
             double_speed_level: None,
         };
         let (menu, menu_input) = reach_level_menu(&base).expect("the level menu is reached");

@@ -167,6 +167,7 @@ fn nes_settings(
         seed: 0,
         max_lines,
         max_frames,
+        stop_at_max_score: false,
         double_speed_level: None,
     };
     config.validate().map_err(ArgError::from)?;

@@ -6,7 +6,7 @@ use playfield_ai::nes::GameConfigError;
 use playfield_ai::nes::InputModelError;
 use playfield_ai::standard::moves::UnknownMoveModel;
 use playfield_ai::standard::player::UnreachablePlacement;
-use playfield_nes::RamImportError;
+use playfield_nes::raw::RamImportError;
 use playfield_nes::fm2::Fm2Error;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};

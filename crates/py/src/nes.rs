@@ -588,6 +588,7 @@ fn play_nes_game<'py>(
         seed,
         max_lines,
         max_frames,
+        stop_at_max_score: false,
         double_speed_level: None,
     };
     config.validate().map_err(ArgError::from)?;

@@ -122,6 +122,7 @@ fn every_view_works_in_chromium() {
 fn replay_view(page: &Page) {
     let config = GameConfig {
         max_frames: Some(5_000),
+        stop_at_max_score: false,
         ..GameConfig::a_type(18, 11)
     };
     let player = Player::birken(InputModel::new("X.", true, 18).unwrap());

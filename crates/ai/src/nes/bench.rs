@@ -360,6 +360,7 @@ pub fn end_text(end: &GameEnd) -> String {
         GameEnd::TopOut => "top-out".to_owned(),
         GameEnd::LineCap => "line cap".to_owned(),
         GameEnd::FrameCap => "frame cap".to_owned(),
+        GameEnd::MaxedOut => "stopped at 999,999".to_owned(),
         GameEnd::BTypeComplete => "B-type complete".to_owned(),
         GameEnd::Crash(why) => format!("crash: {why}"),
         GameEnd::Unsupported(why) => format!("engine stopped: {why}"),
@@ -535,7 +536,11 @@ impl BenchReport {
             }
         }
         self.ended_before_230 += u64::from(
-            game.lines < 230 && !matches!(game.end, GameEnd::LineCap | GameEnd::FrameCap),
+            game.lines < 230
+                && !matches!(
+                    game.end,
+                    GameEnd::LineCap | GameEnd::FrameCap | GameEnd::MaxedOut
+                ),
         );
         if game.pieces > 0 {
             self.decision_medians.push(game.decision_ms.0);

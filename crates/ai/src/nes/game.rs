@@ -57,6 +57,9 @@ pub struct GameConfig {
     pub max_lines: Option<u32>,
     /// Stop after this many frames from power-on.
     pub max_frames: Option<u64>,
+    /// Stop once the ROM's score reaches 999,999, for measuring how often a player maxes out
+    /// without playing on. The player does not see it: up to there the game is the full game.
+    pub stop_at_max_score: bool,
     /// The double-speed benchmark option (`playfield_nes::Modifiers`): from this level the piece
     /// falls two rows a frame. `None`: the ROM.
     pub double_speed_level: Option<u8>,
@@ -74,6 +77,7 @@ impl GameConfig {
             seed,
             max_lines: None,
             max_frames: None,
+            stop_at_max_score: false,
             double_speed_level: None,
         }
     }
@@ -152,6 +156,9 @@ pub enum GameEnd {
     LineCap,
     /// The frame cap was reached.
     FrameCap,
+    /// The score reached 999,999 and the game was stopped there
+    /// ([`GameConfig::stop_at_max_score`]).
+    MaxedOut,
     /// A B-type game cleared its 25 lines.
     BTypeComplete,
     /// The game crashed, as the ROM does at the highest levels.
@@ -465,6 +472,9 @@ pub fn play_game(
         if events.cleared() > 0 {
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
             score_by_lines.push((nes.lines(), nes.uncapped_score()));
+        }
+        if config.stop_at_max_score && nes.raw.player1.score_decimal() >= 999_999 {
+            break GameEnd::MaxedOut;
         }
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines

@@ -109,6 +109,10 @@ pub struct BenchArgs {
     /// Stop a game once it has cleared this many lines, 1 to 100,000 (A-type only).
     #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
     max_lines: Option<u32>,
+    /// Stop a game once its score (the ROM's, capped) reaches 999,999: the maxout share of full
+    /// games without playing them on. The player does not see it (unlike a line cap)
+    #[arg(long)]
+    stop_at_max_score: bool,
     /// Stop a game after this many frames from power-on, 1 to 1,000,000,000.
     #[arg(long, value_name = "F", value_parser = int(1, MAX_GAME_FRAMES))]
     max_frames: Option<u64>,
@@ -177,6 +181,7 @@ impl BenchArgs {
                     None
                 },
                 max_frames: self.max_frames,
+                stop_at_max_score: self.stop_at_max_score,
                 double_speed_level: self.double_speed_level.or(preset.double_speed_level),
             },
             input,

@@ -48,6 +48,7 @@ fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
     let player = Player::birken(model);
     let config = GameConfig {
         max_frames: Some(MAX_FRAMES),
+        stop_at_max_score: false,
         ..GameConfig::a_type(level, seed)
     };
     let game = play_game(&config, &player, |_, _| Ok(()));
