@@ -17,7 +17,11 @@ fn a_game_stopped_at_the_max_score_is_the_full_game_up_to_there() {
             Ok(())
         }
     });
-    assert_eq!(full.end, GameEnd::Stopped("maxed out".to_owned()), "this game maxes out");
+    assert_eq!(
+        full.end,
+        GameEnd::Stopped("maxed out".to_owned()),
+        "this game maxes out"
+    );
     let stopped = play_game(
         &GameConfig {
             stop_at_max_score: true,
@@ -30,5 +34,8 @@ fn a_game_stopped_at_the_max_score_is_the_full_game_up_to_there() {
     assert_eq!(stopped.score, 999_999);
     assert_eq!(stopped.frames, frames);
     assert_eq!(stopped.input, full.input);
-    assert!(stopped.lines >= 170, "999,999 takes at least 170 lines from level 18");
+    assert!(
+        stopped.lines >= 170,
+        "999,999 takes at least 170 lines from level 18"
+    );
 }
