@@ -117,9 +117,9 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
-    /// The game's RAM variables under their disassembly names. Reading them is safe; writing
-    /// them puts the engine in states the ROM may never reach (see [`Ram`]).
-    pub raw: Ram,
+    /// The game's RAM variables under their disassembly names ([`Nes::raw`],
+    /// [`Nes::raw_mut`]).
+    pub(crate) raw: Ram,
 }
 
 /// `initMagic` once `initRam` has run: the high-score table is valid.
@@ -310,6 +310,21 @@ impl Nes {
         self.nmi(buttons);
         self.events.add(Events::LAG);
         self.events
+    }
+
+    /// The game's RAM variables under their disassembly names ([`Ram`]). Reading them is
+    /// always safe.
+    #[inline]
+    #[must_use]
+    pub fn raw(&self) -> &Ram {
+        &self.raw
+    }
+
+    /// The game's RAM variables, to write. Writing them puts the engine in states the ROM may
+    /// never reach: nothing checks that they stay consistent with each other (see [`Ram`]).
+    #[inline]
+    pub fn raw_mut(&mut self) -> &mut Ram {
+        &mut self.raw
     }
 
     /// Frames stepped since power-on (input lines consumed).

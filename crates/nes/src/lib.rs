@@ -11,8 +11,8 @@
 //! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
 //! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
 //! themselves stay reachable for tools that compare with the ROM, under their disassembly names,
-//! in one field, [`Nes::raw`] ([`Ram`]): read them freely, but writing them can put the engine in
-//! states the ROM never reaches.
+//! through [`Nes::raw`] ([`Ram`]): read them freely, but writing them ([`Nes::raw_mut`]) can put
+//! the engine in states the ROM never reaches.
 //!
 //! ```
 //! use playfield_nes::{Buttons, GameMode, Nes};
