@@ -34,13 +34,15 @@ impl Nes {
     /// `gameMode` is play, and compares A with `gameModeState`; the states whose routine cannot
     /// block nor change `gameMode` are written out here with only that comparison.
     ///
-    /// `player1_before_nmi`, when given, is `player1` as it was before this frame's NMI: the NMI
-    /// and `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
-    /// it, so `makePlayer1Active` copies that snapshot and those four bytes. Copying the whole
-    /// block just after single-byte stores into it would stall the processor (a wide load is not
-    /// forwarded from narrow stores), and that stall was the largest cost of a frame.
+    /// `saved` says that `player` equalled `player1` when this frame began (the last frame was
+    /// a frame of play that ended so, see [`crate::engine::NextFrame::Play`]): the NMI and
+    /// `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
+    /// `player1`, so `makePlayer1Active` then copies those four bytes. Copying the whole block
+    /// just after single-byte stores into it stalls the processor (a wide load is not forwarded
+    /// from narrow stores), and that stall was the largest cost of a frame. Once `player`
+    /// equals `player1` again, this sets the hint for the next frame.
     #[inline(always)]
-    pub(crate) fn run_play_states(&mut self, player1_before_nmi: Option<&PlayerVars>) -> Flow {
+    pub(crate) fn run_play_states(&mut self, saved: bool) -> Flow {
         // gameModeState_updateCountersAndNonPlayerState
         let a = self.update_counters_and_non_player_state();
         if a == 3 {
@@ -57,19 +59,17 @@ impl Nes {
             return Flow::Ret(4);
         }
         // gameModeState_updatePlayer1
-        match player1_before_nmi {
-            Some(before) => {
-                self.raw.active_player = 1;
-                self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
-                self.raw.held_buttons = self.raw.held_buttons_player1;
-                self.raw.player = *before;
-                self.raw.player.fall_timer = self.raw.player1.fall_timer;
-                self.raw.player.vram_row = self.raw.player1.vram_row;
-                self.raw.player.row_y = self.raw.player1.row_y;
-                self.raw.player.play_state = self.raw.player1.play_state;
-                debug_assert_eq!(self.raw.player, self.raw.player1);
-            }
-            None => self.make_player1_active(),
+        if saved {
+            self.raw.active_player = 1;
+            self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
+            self.raw.held_buttons = self.raw.held_buttons_player1;
+            self.raw.player.fall_timer = self.raw.player1.fall_timer;
+            self.raw.player.vram_row = self.raw.player1.vram_row;
+            self.raw.player.row_y = self.raw.player1.row_y;
+            self.raw.player.play_state = self.raw.player1.play_state;
+            debug_assert_eq!(self.raw.player, self.raw.player1);
+        } else {
+            self.make_player1_active();
         }
         // The play states of every frame of a game but its end (the active piece, its lock, the
         // row checks, the line-clear animation run by the NMI, the lines and score, the spawn)
@@ -86,6 +86,8 @@ impl Nes {
         } else {
             self.save_player1_state()
         };
+        // Nothing below writes either block.
+        self.next_frame = crate::engine::NextFrame::Play;
         if a == 5 || self.raw.game_mode != game_mode::PLAY {
             self.raw.game_mode_state = 5;
             return Flow::Ret(a);
