@@ -316,8 +316,7 @@ impl Nes {
     /// `player` equals `player1` but for the bytes this frame's NMI writes.
     #[inline(always)]
     fn play_frame_body<const CONTINUED: bool>(&mut self, buttons: Buttons) -> Events {
-        // Set again by `run_play_states` once `player` equals `player1`, and kept below only
-        // if the frame ends as an ordinary frame of play.
+        // Set again by `run_play_states` if the frame ends as an ordinary frame of play.
         self.next_frame = NextFrame::Other;
         if CONTINUED {
             self.nmi_in_play(buttons);
@@ -326,25 +325,9 @@ impl Nes {
         }
         match self.run_play_states(CONTINUED) {
             // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
-            Flow::Ret(a) if a == self.raw.game_mode_state => {
-                if matches!(self.next_frame, NextFrame::Play)
-                    && !(a == 2
-                        && self.raw.game_mode == game_mode::PLAY
-                        && self.raw.render_mode == 3
-                        && self.lag.is_none()
-                        && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL)
-                {
-                    self.next_frame = NextFrame::Other;
-                }
-            }
-            Flow::Ret(a) => {
-                self.next_frame = NextFrame::Other;
-                self.wait = self.after_branch(a);
-            }
-            Flow::Wait(w) => {
-                self.next_frame = NextFrame::Other;
-                self.wait = w;
-            }
+            Flow::Ret(a) if a == self.raw.game_mode_state => {}
+            Flow::Ret(a) => self.wait = self.after_branch(a),
+            Flow::Wait(w) => self.wait = w,
         }
         if self.raw.game_mode != game_mode::PLAY {
             self.events.add(Events::MODE_CHANGE);

@@ -237,6 +237,8 @@ impl Nes {
             return events;
         }
         let events = self.play_frame_native(buttons);
+        // The model's frames keep to the dispatch.
+        self.next_frame = crate::engine::NextFrame::Other;
         self.after_native_frame();
         events
     }

@@ -87,7 +87,6 @@ impl Nes {
             self.save_player1_state()
         };
         // Nothing below writes either block.
-        self.next_frame = crate::engine::NextFrame::Play;
         if a == 5 || self.raw.game_mode != game_mode::PLAY {
             self.raw.game_mode_state = 5;
             return Flow::Ret(a);
@@ -129,6 +128,13 @@ impl Nes {
         }
         // gameModeState_vblankThenRunState2
         self.raw.game_mode_state = 2;
+        // An ordinary frame of play: the next one can take the short path.
+        if self.raw.render_mode == 3
+            && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && self.lag.is_none()
+        {
+            self.next_frame = crate::engine::NextFrame::Play;
+        }
         Flow::Ret(0x02)
     }
 
@@ -394,6 +400,7 @@ impl Nes {
     }
 
     /// `shift_tetrimino`: DAS.
+    #[inline(always)]
     fn shift_tetrimino(&mut self) {
         let held = self.raw.held_buttons;
         if held & Buttons::DOWN.0 != 0 {
@@ -432,6 +439,7 @@ impl Nes {
     }
 
     /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
+    #[inline(always)]
     fn rotate_tetrimino(&mut self) {
         let p = &self.raw.player;
         let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
@@ -452,6 +460,7 @@ impl Nes {
     /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
     /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
     /// speed, so the piece falls two rows a frame at level 29 gravity.
+    #[inline(always)]
     fn drop_tetrimino(&mut self) {
         if let Some(level) = self.modifiers.double_speed_level
             && self.raw.player.level_number >= level
@@ -466,6 +475,7 @@ impl Nes {
     }
 
     /// `@lookupDropSpeed`'s value for the current level.
+    #[inline(always)]
     fn drop_speed_for_level(&self) -> u8 {
         let level = self.raw.player.level_number;
         if level >= 0x1D {
@@ -476,6 +486,7 @@ impl Nes {
     }
 
     /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
+    #[inline(always)]
     fn drop_tetrimino_actual(&mut self) {
         let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
         let mut autorepeat_y = self.raw.player.autorepeat_y;
@@ -696,14 +707,14 @@ impl Nes {
     fn add_line_clear_points(&mut self) {
         let p = &self.raw.player;
         let uncapped = &mut self.score_uncapped;
-        rules::add_line_clear_points(
+        let mut score = p.score;
+        rules::add_line_clear_points_capped_and_uncapped(
+            &mut score,
             &mut uncapped.low,
+            &mut uncapped.millions,
             p.completed_lines,
             p.level_number,
-            Some(&mut uncapped.millions),
         );
-        let mut score = p.score;
-        rules::add_line_clear_points(&mut score, p.completed_lines, p.level_number, None);
         let next_state = p.play_state + 1;
         self.store_player(|p| {
             p.hold_down_points = 0;
