@@ -27,10 +27,10 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
         let active =
-            nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
+            nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
         if active && !was_active && out.len() < max {
             let mut n = nes.clone();
-            n.raw.player1.level_number = level;
+            n.raw_mut().player1.level_number = level;
             out.push(n);
         }
         was_active = active;
@@ -40,21 +40,21 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
 }
 
 fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
-    let situation = Situation::a_type(nes.level(), nes.raw.player1.lines);
+    let situation = Situation::a_type(nes.level(), nes.raw().player1.lines);
     let start = PieceState::from_nes(nes, 0);
     let mut cost = 0.0;
     if player.input.reaction > 0 && matches!(player.evaluator, Evaluator::Score(_)) {
         cost += player
-            .decide(ws, &nes.raw.playfield, start, situation, None)
+            .decide(ws, &nes.raw().playfield, start, situation, None)
             .map_or(f64::INFINITY, |d| d.cost);
     }
     cost + player
         .decide(
             ws,
-            &nes.raw.playfield,
+            &nes.raw().playfield,
             start,
             situation,
-            Some(nes.raw.next_piece),
+            Some(nes.raw().next_piece),
         )
         .map_or(f64::INFINITY, |d| d.cost)
 }

@@ -19,8 +19,8 @@ fn positions(start_level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
         let active =
-            nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
-        if active && !was_active && out.len() < max && (nes.raw.player1.autorepeat_y as i8) >= 0 {
+            nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
+        if active && !was_active && out.len() < max && (nes.raw().player1.autorepeat_y as i8) >= 0 {
             out.push(nes.clone());
         }
         was_active = active;
@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
         for nes in &states {
             let start = PieceState::from_nes(nes, 0);
             placements += sweeper
-                .search(&nes.raw.playfield, start, nes.level(), &model)
+                .search(&nes.raw().playfield, start, nes.level(), &model)
                 .len();
             groups += sweeper.groups_visited();
         }
@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
                 let start = PieceState::from_nes(nes, 0);
                 black_box(
                     sweeper
-                        .search(&nes.raw.playfield, start, nes.level(), &model)
+                        .search(&nes.raw().playfield, start, nes.level(), &model)
                         .len(),
                 )
             });
@@ -79,7 +79,7 @@ fn bench(c: &mut Criterion) {
                 let start = PieceState::from_nes(nes, 0);
                 black_box(
                     searcher
-                        .search(&nes.raw.playfield, start, nes.level(), &model)
+                        .search(&nes.raw().playfield, start, nes.level(), &model)
                         .len(),
                 )
             });

@@ -52,19 +52,19 @@ fn lock_and_clear_matches_the_engine() {
     let mut cells: Vec<(usize, usize)> =
         (16..20).flat_map(|y| (0..9).map(move |x| (x, y))).collect();
     cells.extend([(3, 15), (4, 14), (7, 15)]);
-    nes.raw.playfield = board(&cells);
-    nes.raw.player1.current_piece = 0x11; // I vertical
-    nes.raw.player1.autorepeat_y = 0;
-    nes.raw.player = nes.raw.player1;
+    nes.raw_mut().playfield = board(&cells);
+    nes.raw_mut().player1.current_piece = 0x11; // I vertical
+    nes.raw_mut().player1.autorepeat_y = 0;
+    nes.raw_mut().player = nes.raw().player1;
     let model = InputModel::new("X", true, 0).expect("valid");
     let mut searcher = Searcher::new();
     let start = PieceState::from_nes(&nes, 0);
     let placements = searcher
-        .search(&nes.raw.playfield, start, 9, &model)
+        .search(&nes.raw().playfield, start, 9, &model)
         .to_vec();
     assert!(placements.len() > 10);
     for p in &placements {
-        let mut expected = nes.raw.playfield;
+        let mut expected = nes.raw().playfield;
         let cleared = lock_and_clear(&mut expected, p.x, p.y, p.orientation);
         let mut e = nes.clone();
         for b in searcher.inputs(p) {
@@ -76,12 +76,12 @@ fn lock_and_clear_matches_the_engine() {
             if ev.has(Events::LINES_CLEARED) {
                 lines = ev.lines_cleared;
             }
-            if e.raw.player1.play_state == play_state::SPAWN || ev.has(Events::SPAWN) {
+            if e.raw().player1.play_state == play_state::SPAWN || ev.has(Events::SPAWN) {
                 break;
             }
         }
         assert_eq!(cleared, lines, "placement {p:?}");
-        assert_eq!(e.raw.playfield[..200], expected[..200], "placement {p:?}");
+        assert_eq!(e.raw().playfield[..200], expected[..200], "placement {p:?}");
     }
     // The tetris is among them.
     assert!(placements.iter().any(|p| p.x == 9 && p.orientation == 0x11));

@@ -118,9 +118,43 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
-    /// The game's RAM variables under their disassembly names. Reading them is safe; writing
-    /// them puts the engine in states the ROM may never reach (see [`Ram`]).
-    pub raw: Ram,
+    /// The game's RAM variables under their disassembly names ([`Nes::raw`],
+    /// [`Nes::raw_mut`]).
+    pub(crate) raw: Ram,
+    /// What the next frame is known to be ([`NextFrame`]).
+    pub(crate) next_frame: NextFrame,
+}
+
+/// A hint, not part of the game's state: what the last frame left for the next one, so that the
+/// two commonest frames skip the dispatch's tests. [`Nes::raw_mut`] sets it to `Other`, and so
+/// does every frame that does not end as described. Two engines that differ only in it are
+/// equal.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) enum NextFrame {
+    /// Nothing known: the dispatch on `wait` decides.
+    #[default]
+    Other,
+    /// The last frame was an ordinary frame of play and nothing wrote the RAM since. It ended
+    /// waiting in `@mainLoop` with `gameMode` play, `gameModeState` 2, `renderMode` 3, below the
+    /// lag model's levels and without it, and with `player` equal to `player1`
+    /// (`savePlayer1State`, or the play states' stores into both). So `makePlayer1Active` has
+    /// only the bytes the NMI changed to copy.
+    Play,
+    /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
+    /// with `renderMode` 0 (the NMI renders nothing).
+    Paused,
+}
+
+impl PartialEq for NextFrame {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for NextFrame {}
+
+impl std::hash::Hash for NextFrame {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// `initMagic` once `initRam` has run: the high-score table is valid.
@@ -194,6 +228,7 @@ impl Nes {
             crash: None,
             cpu_phase: None,
             raw: Ram::default(),
+            next_frame: NextFrame::Other,
         }
     }
 
@@ -202,6 +237,11 @@ impl Nes {
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
+        match self.next_frame {
+            NextFrame::Play => return self.play_frame_continued(buttons),
+            NextFrame::Paused => return self.paused_frame_continued(buttons),
+            NextFrame::Other => {}
+        }
         if self.nmi_skip == 0 {
             match self.wait {
                 Wait::MainLoop
@@ -221,6 +261,9 @@ impl Nes {
                     if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
                         // The pause's wait: the sound driver plays the pause, not the music.
                         self.music_clock.lost += 1;
+                        if self.raw.render_mode == 0 && self.raw.game_mode != game_mode::DEMO {
+                            self.next_frame = NextFrame::Paused;
+                        }
                         return self.events;
                     }
                     return self.resume_after_nmi(self.raw.game_mode);
@@ -231,21 +274,57 @@ impl Nes {
         self.step_other(buttons)
     }
 
-    /// The frame of play, nearly every frame of a game: the NMI, then `gameModeState` 2 to 8
-    /// called directly, without the dispatch on `wait` (the engine's hottest branch).
+    /// The frame of play after an ordinary frame of play ([`NextFrame::Play`]), nearly every
+    /// frame of a game: the NMI, then `gameModeState` 2 to 8 called directly, without the
+    /// dispatch on `wait` (the engine's hottest branch).
     #[inline(never)]
-    fn play_frame(&mut self, buttons: Buttons) -> Events {
-        self.play_frame_native(buttons)
+    fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
+        self.play_frame_body::<true>(buttons)
     }
 
-    /// [`Nes::play_frame`]'s body, also run by the lag model at high levels.
-    #[inline(always)]
+    /// A paused frame after a paused frame ([`NextFrame::Paused`]): the NMI without rendering
+    /// nor the demo, then the pause loop looks for Start. Most frames of a paused game.
+    #[inline(never)]
+    fn paused_frame_continued(&mut self, buttons: Buttons) -> Events {
+        debug_assert!(self.wait == Wait::Pause && self.nmi_skip == 0);
+        debug_assert!(self.raw.render_mode == 0 && self.raw.game_mode != game_mode::DEMO);
+        self.nmi_counters();
+        let held = buttons.0;
+        self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
+        self.raw.held_buttons_player1 = held;
+        if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
+            // The pause's wait: the sound driver plays the pause, not the music.
+            self.music_clock.lost += 1;
+            return self.events;
+        }
+        self.next_frame = NextFrame::Other;
+        self.resume_after_nmi(self.raw.game_mode)
+    }
+
+    /// A frame of play after any other frame.
+    #[inline(never)]
+    fn play_frame(&mut self, buttons: Buttons) -> Events {
+        self.play_frame_body::<false>(buttons)
+    }
+
+    /// A frame of play, also run by the lag model at high levels.
     pub(crate) fn play_frame_native(&mut self, buttons: Buttons) -> Events {
-        // The player-1 block as the last frame left it, read before the NMI writes single bytes
-        // of it (see `run_play_states`).
-        let player1_before_nmi = self.raw.player1;
-        self.nmi(buttons);
-        match self.run_play_states(Some(&player1_before_nmi)) {
+        self.play_frame_body::<false>(buttons)
+    }
+
+    /// The frame of play. `CONTINUED`: the last frame was an ordinary frame of play
+    /// ([`NextFrame::Play`]), so `gameMode` is play, `renderMode` 3, the lag model off, and
+    /// `player` equals `player1` but for the bytes this frame's NMI writes.
+    #[inline(always)]
+    fn play_frame_body<const CONTINUED: bool>(&mut self, buttons: Buttons) -> Events {
+        // Set again by `run_play_states` if the frame ends as an ordinary frame of play.
+        self.next_frame = NextFrame::Other;
+        if CONTINUED {
+            self.nmi_in_play(buttons);
+        } else {
+            self.nmi(buttons);
+        }
+        match self.run_play_states(CONTINUED) {
             // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
             Flow::Ret(a) if a == self.raw.game_mode_state => {}
             Flow::Ret(a) => self.wait = self.after_branch(a),
@@ -261,6 +340,7 @@ impl Nes {
     /// the screens and the waits of the main loop.
     #[inline(never)]
     fn step_other(&mut self, buttons: Buttons) -> Events {
+        self.next_frame = NextFrame::Other;
         match self.wait {
             Wait::Unsupported | Wait::Crashed => return self.events,
             Wait::Lagging if self.nmi_skip == 0 => return self.lag_frame(buttons),
@@ -308,9 +388,27 @@ impl Nes {
         }
         self.frame += 1;
         self.events = Events::default();
+        self.next_frame = NextFrame::Other;
         self.nmi(buttons);
         self.events.add(Events::LAG);
         self.events
+    }
+
+    /// The game's RAM variables under their disassembly names ([`Ram`]). Reading them is
+    /// always safe.
+    #[inline]
+    #[must_use]
+    pub fn raw(&self) -> &Ram {
+        &self.raw
+    }
+
+    /// The game's RAM variables, to write. Writing them puts the engine in states the ROM may
+    /// never reach: nothing checks that they stay consistent with each other (see [`Ram`]).
+    #[inline]
+    pub fn raw_mut(&mut self) -> &mut Ram {
+        // The play path may no longer assume that `player` equals `player1`.
+        self.next_frame = NextFrame::Other;
+        &mut self.raw
     }
 
     /// Frames stepped since power-on (input lines consumed).
@@ -380,6 +478,7 @@ impl Nes {
     /// reset code runs again — two vblank waits with RAM untouched, then `initRam` (a warm boot
     /// keeps the high scores) — on the same timeline as power-on (measured in the ROM).
     pub fn soft_reset(&mut self) {
+        self.next_frame = NextFrame::Other;
         self.nmi_skip = 0;
         self.unsupported = None;
         self.crash = None;
@@ -427,6 +526,27 @@ impl Nes {
     #[inline(always)]
     pub(crate) fn nmi(&mut self, buttons: Buttons) {
         self.render();
+        self.nmi_counters();
+        self.poll_controller_buttons(buttons);
+    }
+
+    /// The NMI handler in an ordinary frame of play ([`NextFrame::Play`]): `renderMode` 3, the
+    /// lag model off, `gameMode` play (not the demo).
+    #[inline(always)]
+    fn nmi_in_play(&mut self, buttons: Buttons) {
+        debug_assert!(self.raw.render_mode == 3 && self.lag.is_none());
+        debug_assert_eq!(self.raw.game_mode, game_mode::PLAY);
+        self.render_play_field_rows();
+        self.nmi_counters();
+        let held = buttons.0;
+        self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
+        self.raw.held_buttons_player1 = held;
+    }
+
+    /// The NMI's counters: `sleepCounter`, `frameCounter`, the RNG and
+    /// `verticalBlankingInterval`.
+    #[inline(always)]
+    fn nmi_counters(&mut self) {
         self.raw.sleep_counter = self.raw.sleep_counter.wrapping_sub(1);
         if self.raw.sleep_counter == 0xFF {
             self.raw.sleep_counter = 0;
@@ -434,7 +554,6 @@ impl Nes {
         self.raw.frame_counter = self.raw.frame_counter.wrapping_add(1);
         self.raw.rng_seed = next_rng(self.raw.rng_seed);
         self.raw.vertical_blanking_interval = 1;
-        self.poll_controller_buttons(buttons);
     }
 
     /// `pollControllerButtons`: reads gamepad 1 (twice, ANDed, which is the same value here); in
@@ -521,6 +640,13 @@ impl Nes {
             // The tetris flash's sound (`@renderTetrisFlashAndSound`).
             self.sound_effect(1, 0x09);
         }
+        self.render_play_field_rows();
+    }
+
+    /// The rest of `render_mode_play_and_demo`: the line-clear animation or the playfield rows'
+    /// upload, and the flags of what was drawn.
+    #[inline(always)]
+    fn render_play_field_rows(&mut self) {
         if self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION {
             self.raw.player.row_y = self.raw.player1.row_y;
             self.raw.player.completed_row = self.raw.player1.completed_row;
@@ -630,7 +756,10 @@ impl Nes {
     fn main_loop(&mut self) -> Wait {
         loop {
             let flow = if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 {
-                self.run_play_states(None)
+                let flow = self.run_play_states(false);
+                // Other routines may run before the frame ends.
+                self.next_frame = NextFrame::Other;
+                flow
             } else {
                 self.branch_on_game_mode()
             };

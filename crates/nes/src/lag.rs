@@ -214,6 +214,8 @@ impl Nes {
     #[cold]
     #[inline(never)]
     pub(crate) fn play_frame_timed(&mut self, buttons: Buttons) -> Events {
+        // The heavy frames write the player blocks their own way.
+        self.next_frame = crate::engine::NextFrame::Other;
         let level = self.raw.player1.level_number;
         let on = level >= LAG_AUDIO_FROM_LEVEL
             && self.region == Region::Ntsc
@@ -235,6 +237,8 @@ impl Nes {
             return events;
         }
         let events = self.play_frame_native(buttons);
+        // The model's frames keep to the dispatch.
+        self.next_frame = crate::engine::NextFrame::Other;
         self.after_native_frame();
         events
     }

@@ -11,8 +11,9 @@
 //! frame did through [`Events`]. The game's rules (collision, lock, row clear, the BCD line and
 //! level count) are plain functions in [`rules`], which the AI plans with too. The RAM variables
 //! themselves stay reachable for tools that compare with the ROM, under their disassembly names,
-//! in one field, [`Nes::raw`] ([`raw::Ram`]; the addresses, the constants of `gameMode` and
-//! `playState` and the BCD helper are in [`raw`] too): read them freely, but writing them can put
+//! through [`Nes::raw`] ([`raw::Ram`]; the addresses, the constants of `gameMode` and
+//! `playState` and the BCD helper are in [`raw`] too): read them freely, but writing them
+//! ([`Nes::raw_mut`]) can put
 //! the engine in states the ROM never reaches.
 //!
 //! ```

@@ -35,13 +35,15 @@ impl Nes {
     /// `gameMode` is play, and compares A with `gameModeState`; the states whose routine cannot
     /// block nor change `gameMode` are written out here with only that comparison.
     ///
-    /// `player1_before_nmi`, when given, is `player1` as it was before this frame's NMI: the NMI
-    /// and `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
-    /// it, so `makePlayer1Active` copies that snapshot and those four bytes. Copying the whole
-    /// block just after single-byte stores into it would stall the processor (a wide load is not
-    /// forwarded from narrow stores), and that stall was the largest cost of a frame.
+    /// `saved` says that `player` equalled `player1` when this frame began (the last frame was
+    /// a frame of play that ended so, see [`crate::engine::NextFrame::Play`]): the NMI and
+    /// `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
+    /// `player1`, so `makePlayer1Active` then copies those four bytes. Copying the whole block
+    /// just after single-byte stores into it stalls the processor (a wide load is not forwarded
+    /// from narrow stores), and that stall was the largest cost of a frame. Once `player`
+    /// equals `player1` again, this sets the hint for the next frame.
     #[inline(always)]
-    pub(crate) fn run_play_states(&mut self, player1_before_nmi: Option<&PlayerVars>) -> Flow {
+    pub(crate) fn run_play_states(&mut self, saved: bool) -> Flow {
         // gameModeState_updateCountersAndNonPlayerState
         let a = self.update_counters_and_non_player_state();
         if a == 3 {
@@ -58,19 +60,17 @@ impl Nes {
             return Flow::Ret(4);
         }
         // gameModeState_updatePlayer1
-        match player1_before_nmi {
-            Some(before) => {
-                self.raw.active_player = 1;
-                self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
-                self.raw.held_buttons = self.raw.held_buttons_player1;
-                self.raw.player = *before;
-                self.raw.player.fall_timer = self.raw.player1.fall_timer;
-                self.raw.player.vram_row = self.raw.player1.vram_row;
-                self.raw.player.row_y = self.raw.player1.row_y;
-                self.raw.player.play_state = self.raw.player1.play_state;
-                debug_assert_eq!(self.raw.player, self.raw.player1);
-            }
-            None => self.make_player1_active(),
+        if saved {
+            self.raw.active_player = 1;
+            self.raw.newly_pressed_buttons = self.raw.newly_pressed_buttons_player1;
+            self.raw.held_buttons = self.raw.held_buttons_player1;
+            self.raw.player.fall_timer = self.raw.player1.fall_timer;
+            self.raw.player.vram_row = self.raw.player1.vram_row;
+            self.raw.player.row_y = self.raw.player1.row_y;
+            self.raw.player.play_state = self.raw.player1.play_state;
+            debug_assert_eq!(self.raw.player, self.raw.player1);
+        } else {
+            self.make_player1_active();
         }
         // The play states of every frame of a game but its end (the active piece, its lock, the
         // row checks, the line-clear animation run by the NMI, the lines and score, the spawn)
@@ -87,6 +87,7 @@ impl Nes {
         } else {
             self.save_player1_state()
         };
+        // Nothing below writes either block.
         if a == 5 || self.raw.game_mode != game_mode::PLAY {
             self.raw.game_mode_state = 5;
             return Flow::Ret(a);
@@ -128,6 +129,13 @@ impl Nes {
         }
         // gameModeState_vblankThenRunState2
         self.raw.game_mode_state = 2;
+        // An ordinary frame of play: the next one can take the short path.
+        if self.raw.render_mode == 3
+            && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && self.lag.is_none()
+        {
+            self.next_frame = crate::engine::NextFrame::Play;
+        }
         Flow::Ret(0x02)
     }
 
@@ -391,6 +399,7 @@ impl Nes {
     }
 
     /// `shift_tetrimino`: DAS.
+    #[inline(always)]
     fn shift_tetrimino(&mut self) {
         let held = self.raw.held_buttons;
         if held & Buttons::DOWN.0 != 0 {
@@ -429,6 +438,7 @@ impl Nes {
     }
 
     /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
+    #[inline(always)]
     fn rotate_tetrimino(&mut self) {
         let p = &self.raw.player;
         let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
@@ -449,6 +459,7 @@ impl Nes {
     /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
     /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
     /// speed, so the piece falls two rows a frame at level 29 gravity.
+    #[inline(always)]
     fn drop_tetrimino(&mut self) {
         if let Some(level) = self.modifiers.double_speed_level
             && self.raw.player.level_number >= level
@@ -463,6 +474,7 @@ impl Nes {
     }
 
     /// `@lookupDropSpeed`'s value for the current level.
+    #[inline(always)]
     fn drop_speed_for_level(&self) -> u8 {
         let level = self.raw.player.level_number;
         if level >= 0x1D {
@@ -473,6 +485,7 @@ impl Nes {
     }
 
     /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
+    #[inline(always)]
     fn drop_tetrimino_actual(&mut self) {
         let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
         let mut autorepeat_y = self.raw.player.autorepeat_y;
@@ -693,14 +706,14 @@ impl Nes {
     fn add_line_clear_points(&mut self) {
         let p = &self.raw.player;
         let uncapped = &mut self.score_uncapped;
-        rules::add_line_clear_points(
+        let mut score = p.score;
+        rules::add_line_clear_points_capped_and_uncapped(
+            &mut score,
             &mut uncapped.low,
+            &mut uncapped.millions,
             p.completed_lines,
             p.level_number,
-            Some(&mut uncapped.millions),
         );
-        let mut score = p.score;
-        rules::add_line_clear_points(&mut score, p.completed_lines, p.level_number, None);
         let next_state = p.play_state + 1;
         self.store_player(|p| {
             p.hold_down_points = 0;

@@ -274,15 +274,10 @@ static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
 /// level makes the loop up to 256 passes long, the game's costliest routine in time). Any other
 /// bytes take the ROM's loop.
 fn add_points_repeatedly(score: &mut [u8; 3], points: u16, count: u8, millions: Option<&mut u32>) {
-    let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
-    if !decimal_digits || points & 0x0F != 0 {
+    let Some(sum) = decimal_sum(score, points, count) else {
         add_points_loop(score, points, count, millions);
         return;
-    }
-    let times = if count == 0 { 256 } else { u32::from(count) };
-    let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
-    let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
-    let sum = value + points * times;
+    };
     let total = match millions {
         None => sum.min(999_999),
         Some(m) => {
@@ -290,15 +285,70 @@ fn add_points_repeatedly(score: &mut [u8; 3], points: u16, count: u8, millions: 
             sum % 1_000_000
         }
     };
+    *score = six_digits_bcd(total);
+}
+
+/// [`add_line_clear_points`] on the ROM's score (capped) and on the score without the cap
+/// (`uncapped` and its `millions`) at once. When both hold the same decimal digits, which they
+/// do until the cap, the sum is computed once; the results are those of the two calls.
+#[inline]
+pub(crate) fn add_line_clear_points_capped_and_uncapped(
+    score: &mut [u8; 3],
+    uncapped: &mut [u8; 3],
+    millions: &mut u32,
+    completed: u8,
+    level: u8,
+) {
+    let points = POINTS_TABLE[usize::from(completed).min(4)];
+    let count = level.wrapping_add(1);
+    let shared = if *score == *uncapped {
+        decimal_sum(score, points, count)
+    } else {
+        None
+    };
+    let Some(sum) = shared else {
+        add_points_repeatedly(uncapped, points, count, Some(millions));
+        add_points_repeatedly(score, points, count, None);
+        return;
+    };
+    *millions += sum / 1_000_000;
+    let low = sum % 1_000_000;
+    let capped = sum.min(999_999);
+    *score = six_digits_bcd(capped);
+    *uncapped = if low == capped {
+        *score
+    } else {
+        six_digits_bcd(low)
+    };
+}
+
+/// The score plus `count` times `points` (256 times when `count` is 0), in decimal, when the
+/// score's bytes are decimal digits and `points` ends in a 0 digit (every entry of
+/// `pointsTable`): the ROM's loop then adds exactly. `None` for any other bytes.
+#[inline]
+fn decimal_sum(score: &[u8; 3], points: u16, count: u8) -> Option<u32> {
+    let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
+    if !decimal_digits || points & 0x0F != 0 {
+        return None;
+    }
+    let times = if count == 0 { 256 } else { u32::from(count) };
+    let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
+    let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
+    Some(value + points * times)
+}
+
+/// A number below 1,000,000 as three BCD bytes, low byte first.
+#[inline]
+fn six_digits_bcd(total: u32) -> [u8; 3] {
     let high = total / 10_000;
     let rest = total - high * 10_000;
     let middle = rest / 100;
     let low = rest - middle * 100;
-    *score = [
+    [
         TWO_DIGITS_BCD[low as usize],
         TWO_DIGITS_BCD[middle as usize],
         TWO_DIGITS_BCD[high as usize],
-    ];
+    ]
 }
 
 /// 0 to 99 as a BCD byte (a table: a score is converted at every line clear).
@@ -353,6 +403,46 @@ fn add_points_loop(score: &mut [u8; 3], points: u16, count: u8, mut millions: Op
 #[cfg(test)]
 mod score_loop_tests {
     use super::*;
+
+    /// The capped and uncapped scores added at once equal the two additions one after the other,
+    /// from equal and from different scores (decimal, capped, and not decimal).
+    #[test]
+    fn both_scores_at_once_equal_the_two_additions() {
+        let scores: [[u8; 3]; 7] = [
+            [0x00, 0x00, 0x00],
+            [0x40, 0x12, 0x00],
+            [0x80, 0x99, 0x99],
+            [0x99, 0x99, 0x99],
+            [0x00, 0x08, 0x02],
+            [0x9A, 0x00, 0x10],
+            [0x00, 0xA0, 0x99],
+        ];
+        for &score in &scores {
+            for &low in &scores {
+                for completed in 0..=5u8 {
+                    for level in [0u8, 9, 18, 29, 99, 154, 255] {
+                        let (mut a, mut b, mut millions_a) = (score, low, 3u32);
+                        add_line_clear_points(&mut b, completed, level, Some(&mut millions_a));
+                        add_line_clear_points(&mut a, completed, level, None);
+                        let (mut c, mut d, mut millions_c) = (score, low, 3u32);
+                        add_line_clear_points_capped_and_uncapped(
+                            &mut c,
+                            &mut d,
+                            &mut millions_c,
+                            completed,
+                            level,
+                        );
+                        assert_eq!(
+                            (a, b, millions_a),
+                            (c, d, millions_c),
+                            "score {score:02x?} uncapped {low:02x?} completed {completed} \
+                             level {level}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     /// Every decimal score on a grid that reaches the cap, every count and every entry of
     /// `pointsTable`: the computed sum equals the ROM's loop.

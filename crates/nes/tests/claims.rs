@@ -93,7 +93,7 @@ fn randomizer_roll() {
                     engine_pick(&mut nes, seed, spawn_count, previous),
                     described
                 );
-                assert_eq!(nes.raw.spawn_count, spawn_count.wrapping_add(1));
+                assert_eq!(nes.raw().spawn_count, spawn_count.wrapping_add(1));
             }
         }
         seed = next_rng(seed);
@@ -322,7 +322,7 @@ fn engine_tetris_at_1550(level: u8, row: u8, frame_counter: u16) -> (usize, bool
             return (lags, true);
         }
         lags += usize::from(events.lagged());
-        if c.nes.raw.player1.play_state >= 2 {
+        if c.nes.raw().player1.play_state >= 2 {
             locked = true;
         } else if locked {
             break;

@@ -36,7 +36,7 @@ proptest! {
         for &b in &movie[..cut.min(movie.len())] {
             original.step(b);
         }
-        prop_assume!(original.raw.game_mode == 4 && original.raw.game_mode_state == 2);
+        prop_assume!(original.raw().game_mode == 4 && original.raw().game_mode_state == 2);
         let mut copy = Nes::from_ram(&original.ram(), Region::Ntsc).expect("play imports");
         for (i, &b) in movie[cut.min(movie.len())..].iter().enumerate() {
             original.step(b);

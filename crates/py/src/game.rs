@@ -103,7 +103,7 @@ pub fn vector_seed(seed: u64, index: usize) -> u64 {
 
 /// Fills `board` (20×10, row-major) with 1 where the playfield has a block.
 pub fn write_board(nes: &Nes, board: &mut [u8]) {
-    for (out, &tile) in board.iter_mut().zip(&nes.raw.playfield[..BOARD_CELLS]) {
+    for (out, &tile) in board.iter_mut().zip(&nes.raw().playfield[..BOARD_CELLS]) {
         *out = u8::from(tile != TILE_EMPTY);
     }
 }
@@ -117,15 +117,15 @@ fn piece_type(orientation: u8) -> i32 {
 /// Whether the next frame runs the player's controls for the active piece.
 #[must_use]
 pub fn controllable(nes: &Nes) -> bool {
-    nes.raw.game_mode == game_mode::PLAY
-        && nes.raw.game_mode_state == 2
-        && nes.raw.player1.play_state == play_state::ACTIVE
+    nes.raw().game_mode == game_mode::PLAY
+        && nes.raw().game_mode_state == 2
+        && nes.raw().player1.play_state == play_state::ACTIVE
 }
 
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
-    let p = &nes.raw.player1;
-    let in_play = nes.raw.game_mode == game_mode::PLAY;
+    let p = &nes.raw().player1;
+    let in_play = nes.raw().game_mode == game_mode::PLAY;
     let orientation = if in_play { p.current_piece } else { 0x13 };
     state[0] = piece_type(orientation);
     state[1] = i32::from(orientation.min(19));
@@ -134,7 +134,7 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[4] = if next_hidden || !in_play {
         NO_PIECE
     } else {
-        piece_type(nes.raw.next_piece)
+        piece_type(nes.raw().next_piece)
     };
     state[5] = i32::from(p.level_number);
     state[6] = p.lines_decimal() as i32;
@@ -143,7 +143,7 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     state[9] = i32::from(p.fall_timer);
     state[10] = i32::from(p.autorepeat_x);
     state[11] = i32::from(p.autorepeat_y as i8);
-    state[12] = i32::from(nes.raw.game_mode);
+    state[12] = i32::from(nes.raw().game_mode);
     state[13] = i32::from(controllable(nes));
 }
 
@@ -206,7 +206,7 @@ impl Recorded {
         events.has(Events::TOP_OUT)
             || events.has(Events::B_TYPE_GOAL)
             || self.nes.unsupported().is_some()
-            || self.nes.raw.game_mode != game_mode::PLAY
+            || self.nes.raw().game_mode != game_mode::PLAY
     }
 
     /// Whether a cap of `config` stops the game.
@@ -315,7 +315,7 @@ impl PlacementGame {
         self.seed = seed;
         self.piece_frame = 0;
         self.pieces = 0;
-        while (game.nes.raw.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
+        while (game.nes.raw().player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
             && controllable(&game.nes)
         {
             game.step(Buttons::NONE);
@@ -340,9 +340,12 @@ impl PlacementGame {
         }
         let nes = &game.nes;
         let start = PieceState::from_nes(nes, self.piece_frame);
-        let found =
-            self.searcher
-                .search(&nes.raw.playfield, start, nes.level(), &self.settings.input);
+        let found = self.searcher.search(
+            &nes.raw().playfield,
+            start,
+            nes.level(),
+            &self.settings.input,
+        );
         self.placements.extend_from_slice(found);
         for (i, p) in self.placements.iter().enumerate() {
             if let Some(a) = placement_action(p) {
@@ -416,7 +419,7 @@ impl PlacementGame {
             }
         }
         if !ended {
-            let p = &game.nes.raw.player1;
+            let p = &game.nes.raw().player1;
             let got = (p.tetrimino_x, p.tetrimino_y, p.current_piece);
             let want = (placement.x, placement.y, placement.orientation);
             if p.play_state == play_state::ACTIVE || got != want {

@@ -236,20 +236,20 @@ impl PyNes {
     /// `gameMode` (0 legal, 1 title, 2 game-type menu, 3 level menu, 4 play, 5 demo, 6 start demo).
     #[getter]
     fn game_mode(&self) -> u8 {
-        self.nes.raw.game_mode
+        self.nes.raw().game_mode
     }
 
     /// `playState` (1 active piece, 2 lock, 3 check rows, 4 line-clear animation, 5 update lines,
     /// 6 B-type goal check, 7 receive garbage, 8 spawn, 10 curtain, 0 game over).
     #[getter]
     fn play_state(&self) -> u8 {
-        self.nes.raw.player1.play_state
+        self.nes.raw().player1.play_state
     }
 
     /// `gameType` (0 A-type, 1 B-type).
     #[getter]
     fn game_type(&self) -> u8 {
-        self.nes.raw.game_type
+        self.nes.raw().game_type
     }
 
     /// Whether the next frame runs the player's controls for the active piece.
@@ -262,10 +262,10 @@ impl PyNes {
     /// the ROM's id 0-18; None outside play or when hidden.
     #[getter]
     fn piece(&self) -> Option<(u8, u8, u8, u8)> {
-        let p = &self.nes.raw.player1;
+        let p = &self.nes.raw().player1;
         let kind = playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
             .get(usize::from(p.current_piece))?;
-        (self.nes.raw.game_mode == playfield_nes::raw::game_mode::PLAY).then_some((
+        (self.nes.raw().game_mode == playfield_nes::raw::game_mode::PLAY).then_some((
             *kind,
             p.current_piece,
             p.tetrimino_x,
@@ -276,11 +276,11 @@ impl PyNes {
     /// The preview piece 0-6 (T J Z O S L I), None outside play.
     #[getter]
     fn next_piece(&self) -> Option<u8> {
-        if self.nes.raw.game_mode != playfield_nes::raw::game_mode::PLAY {
+        if self.nes.raw().game_mode != playfield_nes::raw::game_mode::PLAY {
             return None;
         }
         playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
-            .get(usize::from(self.nes.raw.next_piece))
+            .get(usize::from(self.nes.raw().next_piece))
             .copied()
     }
 
@@ -293,7 +293,7 @@ impl PyNes {
 
     /// The playfield's 200 tiles as the ROM stores them (0xEF empty).
     fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        PyArray1::from_slice(py, &self.nes.raw.playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
+        PyArray1::from_slice(py, &self.nes.raw().playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
     }
 
     /// The state vector of the environments (int32, fields `playfield.envs.NES_STATE_FIELDS`).
@@ -369,7 +369,7 @@ impl PyNes {
         format!(
             "Nes(frame={}, game_mode={}, score={}, lines={}, level={})",
             self.nes.frame(),
-            self.nes.raw.game_mode,
+            self.nes.raw().game_mode,
             self.score(),
             self.lines(),
             self.level()
@@ -526,14 +526,14 @@ impl PyPlayer {
         }
         let situation = Situation {
             level: n.level(),
-            lines: n.raw.player1.lines,
-            game_type: n.raw.game_type,
+            lines: n.raw().player1.lines,
+            game_type: n.raw().game_type,
             double_speed_level: n.modifiers().double_speed_level,
             line_cap: None,
         };
         let start = PieceState::from_nes(n, frame);
-        let next = next_known.then_some(n.raw.next_piece);
-        let page = n.raw.playfield;
+        let next = next_known.then_some(n.raw().next_piece);
+        let page = n.raw().playfield;
         let (player, ws) = (&self.player, &mut self.workspace);
         let d = py.detach(|| player.decide(ws, &page, start, situation, next));
         Ok(d.as_ref().map(PyDecision::from_decision))

@@ -327,7 +327,7 @@ fn facts(name: &str) -> MovieFacts {
         lines: lines.len(),
         ..MovieFacts::default()
     };
-    let scores_at_power_on = nes.raw.high_score_scores;
+    let scores_at_power_on = nes.raw().high_score_scores;
     let mut mode = nes.game_mode();
     for line in &lines {
         let events = nes.step_line(line);
@@ -341,10 +341,10 @@ fn facts(name: &str) -> MovieFacts {
             f.most_a_type_lines = f.most_a_type_lines.max(nes.lines());
         }
         // The rocket's height and delay (`ending_customVars`) are set only by the A-type ending.
-        f.rocket |= nes.raw.ending_custom_vars != [0; 7];
+        f.rocket |= nes.raw().ending_custom_vars != [0; 7];
         // `initRam` fills the table once, in the first frames; later changes are new entries.
         f.high_score_table_changed |=
-            nes.frame() > 600 && nes.raw.high_score_scores != scores_at_power_on;
+            nes.frame() > 600 && nes.raw().high_score_scores != scores_at_power_on;
     }
     f
 }

@@ -154,7 +154,7 @@ fn music_caught_up_from_its_load_plays_as_the_roms() {
             // music (the probe plays this frame's call).
             if i > movie.play_frame
                 && i % every == 0
-                && nes.raw.game_mode == 4
+                && nes.raw().game_mode == 4
                 && e.ram()[0x68D] != 0x05
             {
                 let mut rom_ram = e.ram();

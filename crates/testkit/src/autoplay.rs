@@ -54,10 +54,10 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
     let mut last = Buttons::NONE;
     let mut piece_seen = false;
     while (out.len() as u64) < config.max_frames {
-        let buttons = if nes.raw.game_mode == game_mode::PLAY && nes.raw.game_mode_state >= 2 {
-            let active = nes.raw.player.play_state == play_state::ACTIVE
-                && nes.raw.render_mode == 3
-                && nes.raw.player.current_piece < 19;
+        let buttons = if nes.raw().game_mode == game_mode::PLAY && nes.raw().game_mode_state >= 2 {
+            let active = nes.raw().player.play_state == play_state::ACTIVE
+                && nes.raw().render_mode == 3
+                && nes.raw().player.current_piece < 19;
             if active && !piece_seen {
                 piece_seen = true;
                 plan = best_plan(&nes);
@@ -70,9 +70,9 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
                 let b = plan.get(plan_at).copied().unwrap_or(Buttons::DOWN);
                 plan_at += 1;
                 b
-            } else if nes.raw.player.play_state == play_state::CURTAIN
-                || nes.raw.render_mode != 3
-                || nes.raw.player.play_state == play_state::GAME_OVER
+            } else if nes.raw().player.play_state == play_state::CURTAIN
+                || nes.raw().render_mode != 3
+                || nes.raw().player.play_state == play_state::GAME_OVER
             {
                 // Curtain, endings, high-score entry, pause: tap Start now and then.
                 if rng.below(8) == 0 && last.is_empty() {
@@ -91,14 +91,14 @@ pub fn autoplay_movie(config: &AutoplayConfig) -> Vec<Buttons> {
         } else {
             menus.buttons(&nes, last)
         };
-        let mode_before = nes.raw.game_mode;
+        let mode_before = nes.raw().game_mode;
         let events = nes.step(buttons);
-        if mode_before == game_mode::LEVEL_MENU && nes.raw.game_mode == game_mode::PLAY {
+        if mode_before == game_mode::LEVEL_MENU && nes.raw().game_mode == game_mode::PLAY {
             games_started += 1;
             menus = MenuDriver::new(config.setup, rng.below(MAX_LEVEL_MENU_WAIT));
         }
         if mode_before == game_mode::PLAY
-            && nes.raw.game_mode == game_mode::LEVEL_MENU
+            && nes.raw().game_mode == game_mode::LEVEL_MENU
             && games_started >= config.games
         {
             out.push(buttons);
@@ -178,11 +178,11 @@ fn play_out(nes: &Nes, plan: &[Buttons]) -> Option<i64> {
                 if e.has(Events::LINES_CLEARED) {
                     cleared = e.lines_cleared;
                 }
-                if sim.raw.player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
+                if sim.raw().player.play_state == play_state::ACTIVE || e.has(Events::SPAWN) {
                     break;
                 }
             }
-            return Some(evaluate(&sim.raw.playfield, cleared));
+            return Some(evaluate(&sim.raw().playfield, cleared));
         }
     }
     None

@@ -102,10 +102,10 @@ impl NesFrame {
     /// The screen of `nes`, with `target` (x, y, orientation) outlined.
     #[must_use]
     pub fn from_nes(nes: &Nes, target: Option<(u8, u8, u8)>) -> Self {
-        let p = &nes.raw.player;
-        let in_game = matches!(nes.raw.game_mode, game_mode::PLAY | game_mode::DEMO);
+        let p = &nes.raw().player;
+        let in_game = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO);
         let showing = in_game
-            && nes.raw.render_mode == 3
+            && nes.raw().render_mode == 3
             && p.play_state == play_state::ACTIVE
             && p.current_piece < ORIENTATION_HIDDEN;
         let piece = showing.then(|| {
@@ -121,18 +121,18 @@ impl NesFrame {
             0
         };
         let board = if in_game {
-            nes.raw.playfield[..200]
+            nes.raw().playfield[..200]
                 .iter()
                 .map(|&t| char::from(b'0' + tile_kind(t)))
                 .collect()
         } else {
             "0".repeat(200)
         };
-        let next = (in_game && nes.raw.next_piece < ORIENTATION_HIDDEN)
-            .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw.next_piece)]);
+        let next = (in_game && nes.raw().next_piece < ORIENTATION_HIDDEN)
+            .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw().next_piece)]);
         NesFrame {
             frame: nes.frame(),
-            mode: mode_name(nes.raw.game_mode),
+            mode: mode_name(nes.raw().game_mode),
             level: p.level_number,
             score: p.score_decimal(),
             lines: p.lines_decimal(),
@@ -146,7 +146,7 @@ impl NesFrame {
             target: target
                 .filter(|_| showing)
                 .map(|(x, y, o)| orientation_cells(o, i16::from(x), i16::from(y))),
-            paused: nes.raw.game_mode == game_mode::PLAY && nes.raw.render_mode == 0,
+            paused: nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0,
             game_over: in_game
                 && matches!(p.play_state, play_state::GAME_OVER | play_state::CURTAIN),
         }

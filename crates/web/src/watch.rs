@@ -202,7 +202,7 @@ fn play<P>(
     let mut nes = Nes::power_on();
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
     // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
-    while nes.raw.game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
+    while nes.raw().game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
         let buttons = pilot.buttons(&nes);
         nes.step(buttons);
     }

@@ -310,7 +310,7 @@ pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let reached = config
         .menu_driver()
         .drive_until(&mut nes, &mut input, 20_000, |n| {
-            n.raw.game_mode == game_mode::LEVEL_MENU
+            n.raw().game_mode == game_mode::LEVEL_MENU
         });
     reached.then_some((nes, input))
 }
@@ -339,7 +339,7 @@ impl LevelMenuWaits {
         'waits: for _ in 1..MAX_MENU_WAIT.div_ceil(WAIT_STRIDE) {
             for _ in 0..WAIT_STRIDE {
                 // What the driver does while it waits: nothing pressed, on the level menu.
-                if nes.raw.game_mode != game_mode::LEVEL_MENU || nes.unsupported().is_some() {
+                if nes.raw().game_mode != game_mode::LEVEL_MENU || nes.unsupported().is_some() {
                     break 'waits;
                 }
                 nes.step(Buttons::NONE);
@@ -373,9 +373,9 @@ impl LevelMenuWaits {
 
 /// Whether the first piece is under control: where [`start_game`] stops.
 fn first_piece_under_control(n: &Nes) -> bool {
-    n.raw.game_mode == game_mode::PLAY
-        && n.raw.game_mode_state == 2
-        && n.raw.player1.play_state == play_state::ACTIVE
+    n.raw().game_mode == game_mode::PLAY
+        && n.raw().game_mode_state == 2
+        && n.raw().player1.play_state == play_state::ACTIVE
 }
 
 /// [`start_game`] resumed from `nes`, whose frames so far are `input`: power-on, or the state
@@ -424,7 +424,7 @@ pub fn play_game(
         {
             break GameEnd::FrameCap;
         }
-        let buttons = if nes.raw.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw().game_mode != game_mode::PLAY {
             menus.buttons(&nes, prev)
         } else {
             next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
@@ -448,14 +448,14 @@ pub fn play_game(
             break GameEnd::BTypeComplete;
         }
         if let Some(p) = plan.as_mut()
-            && nes.raw.player1.play_state != play_state::ACTIVE
+            && nes.raw().player1.play_state != play_state::ACTIVE
         {
             // The piece locked this frame: it must be where the plan said.
             if let Some(target) = p.target {
                 let got = (
-                    nes.raw.player1.tetrimino_x,
-                    nes.raw.player1.tetrimino_y,
-                    nes.raw.player1.current_piece,
+                    nes.raw().player1.tetrimino_x,
+                    nes.raw().player1.tetrimino_y,
+                    nes.raw().player1.current_piece,
                 );
                 if got != target || !p.inputs.is_empty() {
                     break GameEnd::Mismatch(Mismatch {
@@ -473,21 +473,21 @@ pub fn play_game(
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
             score_by_lines.push((nes.lines(), nes.uncapped_score()));
         }
-        if config.stop_at_max_score && nes.raw.player1.score_decimal() >= 999_999 {
+        if config.stop_at_max_score && nes.raw().player1.score_decimal() >= 999_999 {
             break GameEnd::MaxedOut;
         }
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
             && config.game_type == GameType::A
-            && nes.raw.player1.lines_decimal() >= cap
+            && nes.raw().player1.lines_decimal() >= cap
         {
             break GameEnd::LineCap;
         }
     };
     GameResult {
-        score: nes.raw.player1.score_decimal(),
-        lines: nes.raw.player1.lines_decimal(),
-        level: nes.raw.player1.level_number,
+        score: nes.raw().player1.score_decimal(),
+        lines: nes.raw().player1.lines_decimal(),
+        level: nes.raw().player1.level_number,
         frames: nes.frame(),
         pieces,
         end,
@@ -526,19 +526,19 @@ fn next_play_buttons_gated<G>(
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
     let controllable =
-        nes.raw.game_mode_state == 2 && nes.raw.player1.play_state == play_state::ACTIVE;
+        nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
     if !controllable {
         return Buttons::NONE;
     }
     let situation = Situation {
-        level: nes.raw.player1.level_number,
-        lines: nes.raw.player1.lines,
-        game_type: nes.raw.game_type,
+        level: nes.raw().player1.level_number,
+        lines: nes.raw().player1.lines,
+        game_type: nes.raw().game_type,
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
     };
     let reaction = player.input.reaction;
-    let waiting = (nes.raw.player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    let waiting = (nes.raw().player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
     let p = plan.get_or_insert(PiecePlan {
         frame: 0,
         inputs: Default::default(),
@@ -555,9 +555,9 @@ fn next_play_buttons_gated<G>(
         let _permit = gate();
         let informed = p.frame >= reaction;
         let start = PieceState::from_nes(nes, p.frame);
-        let next = informed.then_some(nes.raw.next_piece);
+        let next = informed.then_some(nes.raw().next_piece);
         let clock = std::time::Instant::now();
-        let decision = player.decide(ws, &nes.raw.playfield, start, situation, next);
+        let decision = player.decide(ws, &nes.raw().playfield, start, situation, next);
         *micros =
             micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         match decision {
@@ -624,11 +624,11 @@ impl Pilot {
     /// the search runs: a server playing many games passes a semaphore's permit, so only as many
     /// searches run at once as there are cores and the other games keep their frames flowing.
     pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
-        if self.plan.is_some() && nes.raw.player1.play_state != play_state::ACTIVE {
+        if self.plan.is_some() && nes.raw().player1.play_state != play_state::ACTIVE {
             // The planned piece locked on the last frame.
             self.plan = None;
         }
-        let buttons = if nes.raw.game_mode != game_mode::PLAY {
+        let buttons = if nes.raw().game_mode != game_mode::PLAY {
             self.menus.buttons(nes, self.prev)
         } else {
             next_play_buttons_gated(

@@ -63,7 +63,7 @@ impl PieceState {
     /// The active piece's state in a running engine, `frame` frames after it spawned.
     #[must_use]
     pub fn from_nes(nes: &Nes, frame: u32) -> Self {
-        let p = &nes.raw.player1;
+        let p = &nes.raw().player1;
         PieceState {
             x: p.tetrimino_x,
             y: p.tetrimino_y,
@@ -71,7 +71,7 @@ impl PieceState {
             autorepeat_x: p.autorepeat_x,
             fall_timer: p.fall_timer,
             autorepeat_y: p.autorepeat_y,
-            held: nes.raw.held_buttons_player1,
+            held: nes.raw().held_buttons_player1,
             frame,
         }
     }

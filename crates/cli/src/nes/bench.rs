@@ -395,13 +395,13 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.raw.game_mode != playfield_nes::raw::game_mode::PLAY {
+        if nes.raw().game_mode != playfield_nes::raw::game_mode::PLAY {
             continue;
         }
         let point = ScoreSample {
             time: nes.frame(),
-            score: nes.raw.player.score_decimal(),
-            level: nes.raw.player.level_number,
+            score: nes.raw().player.score_decimal(),
+            level: nes.raw().player.level_number,
         };
         if samples
             .last()

@@ -208,9 +208,9 @@ fn watch(
 }
 
 fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
-    let p = &nes.raw.player;
+    let p = &nes.raw().player;
     out.line(format!("frame: {}", nes.frame()))?;
-    out.line(format!("game_mode: {}", nes.raw.game_mode))?;
+    out.line(format!("game_mode: {}", nes.raw().game_mode))?;
     out.line(format!("score: {}", p.score_decimal()))?;
     out.line(format!("lines: {}", p.lines_decimal()))?;
     out.line(format!("level: {}", p.level_number))?;

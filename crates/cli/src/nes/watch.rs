@@ -102,9 +102,9 @@ pub struct Summary {
 pub fn headless(level: u8, seed: u64) -> Result<Summary> {
     let mut nes = Nes::power_on();
     let summary = |nes: &Nes| Summary {
-        score: nes.raw.player.score_decimal(),
-        lines: nes.raw.player.lines_decimal(),
-        level: nes.raw.player.level_number,
+        score: nes.raw().player.score_decimal(),
+        lines: nes.raw().player.lines_decimal(),
+        level: nes.raw().player.level_number,
         frames: nes.frame(),
     };
     for line in game_lines(level, seed)? {

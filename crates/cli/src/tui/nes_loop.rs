@@ -52,9 +52,11 @@ impl MoviePlayer {
         for line in &lines {
             let was_active = controlled(&sim);
             let events = sim.step_line(line);
-            if was_active && !controlled(&sim) && sim.raw.player.play_state != play_state::GAME_OVER
+            if was_active
+                && !controlled(&sim)
+                && sim.raw().player.play_state != play_state::GAME_OVER
             {
-                let p = &sim.raw.player;
+                let p = &sim.raw().player;
                 let minos = ORIENTATIONS[usize::from(p.current_piece.min(ORIENTATION_HIDDEN))];
                 let cells = minos.map(|m| {
                     (
@@ -78,10 +80,10 @@ impl MoviePlayer {
 
 /// True while the player controls a piece in play (not paused).
 fn controlled(nes: &Nes) -> bool {
-    nes.raw.game_mode == game_mode::PLAY
-        && nes.raw.render_mode == 3
-        && nes.raw.player.play_state == play_state::ACTIVE
-        && nes.raw.player.current_piece < ORIENTATION_HIDDEN
+    nes.raw().game_mode == game_mode::PLAY
+        && nes.raw().render_mode == 3
+        && nes.raw().player.play_state == play_state::ACTIVE
+        && nes.raw().player.current_piece < ORIENTATION_HIDDEN
 }
 
 impl FramePlayer for MoviePlayer {
@@ -454,10 +456,10 @@ mod tests {
             let before = player.target(&nes);
             let was = controlled(&nes);
             nes.step_line(&line);
-            if was && !controlled(&nes) && nes.raw.player.play_state != play_state::GAME_OVER {
+            if was && !controlled(&nes) && nes.raw().player.play_state != play_state::GAME_OVER {
                 // The outline shown while the piece fell is exactly where it locked.
-                let cells = ORIENTATIONS[usize::from(nes.raw.player.current_piece)];
-                let p = &nes.raw.player;
+                let cells = ORIENTATIONS[usize::from(nes.raw().player.current_piece)];
+                let p = &nes.raw().player;
                 let locked = cells.map(|m| {
                     (
                         i16::from(p.tetrimino_x) + i16::from(m.dx),

@@ -58,15 +58,15 @@ fn tile_span(tile: u8, colors: &[Color; 4]) -> Span<'static> {
 /// True while the game is paused (the pause loop runs with `renderMode` 0 in play mode).
 #[must_use]
 pub fn is_paused(nes: &Nes) -> bool {
-    nes.raw.game_mode == game_mode::PLAY && nes.raw.render_mode == 0
+    nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0
 }
 
 /// The falling piece's four cells and tile, when the ROM shows it (its sprite is drawn only while
 /// the player controls it and the game is not paused).
 fn falling_piece(nes: &Nes) -> Option<([(i16, i16); 4], u8)> {
-    let p = &nes.raw.player;
-    let showing = matches!(nes.raw.game_mode, game_mode::PLAY | game_mode::DEMO)
-        && nes.raw.render_mode == 3
+    let p = &nes.raw().player;
+    let showing = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO)
+        && nes.raw().render_mode == 3
         && p.play_state == play_state::ACTIVE
         && p.current_piece < ORIENTATION_HIDDEN;
     if !showing {
@@ -105,18 +105,18 @@ fn piece_lines(orientation: u8, colors: &[Color; 4]) -> Vec<Line<'static>> {
 }
 
 fn mode_message(nes: &Nes) -> Vec<Line<'static>> {
-    let text = match nes.raw.game_mode {
+    let text = match nes.raw().game_mode {
         game_mode::LEGAL => "legal screen".to_owned(),
         game_mode::TITLE => "title screen\n\nEnter = Start".to_owned(),
         game_mode::GAME_TYPE_MENU => format!(
             "GAME TYPE\n\n{}\n\nMUSIC {}",
-            if nes.raw.game_type == 0 {
+            if nes.raw().game_type == 0 {
                 "> A-TYPE   B-TYPE"
             } else {
                 "  A-TYPE > B-TYPE"
             },
-            if nes.raw.music_type < 3 {
-                (nes.raw.music_type + 1).to_string()
+            if nes.raw().music_type < 3 {
+                (nes.raw().music_type + 1).to_string()
             } else {
                 "OFF".to_owned()
             }
@@ -124,7 +124,7 @@ fn mode_message(nes: &Nes) -> Vec<Line<'static>> {
         game_mode::LEVEL_MENU => {
             format!(
                 "LEVEL\n\n{}\n\n(A + Start: +10)",
-                nes.raw.player1.start_level
+                nes.raw().player1.start_level
             )
         }
         _ => String::new(),
@@ -156,8 +156,8 @@ pub fn draw(frame: &mut Frame<'_>, nes: &Nes, overlay: &Overlay<'_>) {
         Constraint::Length(22),
     ])
     .areas(body);
-    let colors = level_colors(nes.raw.player.level_number);
-    let in_game = matches!(nes.raw.game_mode, game_mode::PLAY | game_mode::DEMO);
+    let colors = level_colors(nes.raw().player.level_number);
+    let in_game = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO);
 
     draw_stats(frame, nes, stats, &colors);
     draw_board(frame, nes, overlay, board, &colors, in_game);
@@ -225,7 +225,7 @@ fn draw_board(
             let piece = falling.filter(|(cells, _)| cells.contains(&(x, y)));
             let tile = match piece {
                 Some((_, tile)) => tile,
-                None => nes.raw.playfield[(y * 10 + x) as usize],
+                None => nes.raw().playfield[(y * 10 + x) as usize],
             };
             let target = !paused && overlay.target.is_some_and(|t| t.contains(&(x, y)));
             if target && tile == TILE_EMPTY {
@@ -250,7 +250,7 @@ fn draw_info(
     colors: &[Color; 4],
     in_game: bool,
 ) {
-    let p = &nes.raw.player;
+    let p = &nes.raw().player;
     let mut lines = vec![
         Line::from("TOP"),
         Line::from(format!("{:06}", nes.top_score())),
@@ -262,8 +262,8 @@ fn draw_info(
         Line::from(""),
         Line::from("NEXT"),
     ];
-    if in_game && nes.raw.display_next_piece == 0 && nes.raw.next_piece < ORIENTATION_HIDDEN {
-        lines.extend(piece_lines(nes.raw.next_piece, colors));
+    if in_game && nes.raw().display_next_piece == 0 && nes.raw().next_piece < ORIENTATION_HIDDEN {
+        lines.extend(piece_lines(nes.raw().next_piece, colors));
     } else if in_game {
         lines.push(Line::from("(hidden: Select)"));
     }
@@ -296,25 +296,25 @@ mod tests {
     /// A mid-game state: level 0, three locked minos on the bottom row, a T falling at the top.
     fn game() -> Nes {
         let mut nes = Nes::power_on();
-        nes.raw.game_mode = game_mode::PLAY;
-        nes.raw.render_mode = 3;
-        nes.raw.player.play_state = play_state::ACTIVE;
-        nes.raw.player.level_number = 0;
-        nes.raw.playfield[..200].fill(TILE_EMPTY);
-        nes.raw.playfield[190] = TILE3;
-        nes.raw.playfield[191] = TILE2;
-        nes.raw.playfield[192] = TILE1;
-        nes.raw.player.current_piece = 0x02; // T pointing down, the spawn orientation
-        nes.raw.player.tetrimino_x = 5;
-        nes.raw.player.tetrimino_y = 0;
-        nes.raw.next_piece = 0x12; // I, horizontal
-        nes.raw.display_next_piece = 0;
-        nes.raw.player.score = [0x56, 0x34, 0x12];
-        nes.raw.player.lines = [0x23, 0x01];
-        nes.raw.stats_by_type = [0; 14];
-        nes.raw.stats_by_type[0] = 0x07; // 7 T pieces
-        nes.raw.stats_by_type[13] = 0x01; // 100 I pieces
-        nes.raw.high_score_scores[..3].copy_from_slice(&[0x01, 0x00, 0x00]);
+        nes.raw_mut().game_mode = game_mode::PLAY;
+        nes.raw_mut().render_mode = 3;
+        nes.raw_mut().player.play_state = play_state::ACTIVE;
+        nes.raw_mut().player.level_number = 0;
+        nes.raw_mut().playfield[..200].fill(TILE_EMPTY);
+        nes.raw_mut().playfield[190] = TILE3;
+        nes.raw_mut().playfield[191] = TILE2;
+        nes.raw_mut().playfield[192] = TILE1;
+        nes.raw_mut().player.current_piece = 0x02; // T pointing down, the spawn orientation
+        nes.raw_mut().player.tetrimino_x = 5;
+        nes.raw_mut().player.tetrimino_y = 0;
+        nes.raw_mut().next_piece = 0x12; // I, horizontal
+        nes.raw_mut().display_next_piece = 0;
+        nes.raw_mut().player.score = [0x56, 0x34, 0x12];
+        nes.raw_mut().player.lines = [0x23, 0x01];
+        nes.raw_mut().stats_by_type = [0; 14];
+        nes.raw_mut().stats_by_type[0] = 0x07; // 7 T pieces
+        nes.raw_mut().stats_by_type[13] = 0x01; // 100 I pieces
+        nes.raw_mut().high_score_scores[..3].copy_from_slice(&[0x01, 0x00, 0x00]);
         nes
     }
 
@@ -378,7 +378,7 @@ mod tests {
     #[test]
     fn palette_cycles_every_ten_levels() {
         let mut nes = game();
-        nes.raw.player.level_number = 18;
+        nes.raw_mut().player.level_number = 18;
         let buf = render(&nes, &Overlay::default(), 80, 24);
         // colorTable entry 8: $0F $30 $16 $12.
         assert_eq!(cell(&buf, 1, 19).bg, nes_rgb(0x16));
@@ -403,7 +403,7 @@ mod tests {
         let mut nes = game();
         let shown = text(&render(&nes, &Overlay::default(), 80, 24));
         assert!(shown.contains("[][][][]"), "I preview:\n{shown}");
-        nes.raw.next_piece = 0x0E; // L: a blank cell first on its top row, kept in place
+        nes.raw_mut().next_piece = 0x0E; // L: a blank cell first on its top row, kept in place
         let l = render(&nes, &Overlay::default(), 80, 24);
         let preview_row = (0..24)
             .find(|&y| row_text(&l, y).contains("NEXT"))
@@ -415,7 +415,7 @@ mod tests {
         assert_eq!(l[(info_x + 2, preview_row)].bg, nes_rgb(0x21));
         assert_eq!(l[(info_x + 6, preview_row)].bg, nes_rgb(0x21));
         assert_eq!(l[(info_x + 2, preview_row + 1)].bg, nes_rgb(0x21));
-        nes.raw.display_next_piece = 1;
+        nes.raw_mut().display_next_piece = 1;
         let hidden = text(&render(&nes, &Overlay::default(), 80, 24));
         assert!(hidden.contains("(hidden: Select)"));
         assert!(!hidden.contains("[][][][]"));
@@ -424,7 +424,7 @@ mod tests {
     #[test]
     fn pause_hides_the_piece_and_says_pause() {
         let mut nes = game();
-        nes.raw.render_mode = 0;
+        nes.raw_mut().render_mode = 0;
         let buf = render(&nes, &Overlay::default(), 80, 24);
         assert!(row_text(&buf, BOARD_Y + 9).contains("PAUSE"));
         assert_eq!(cell(&buf, 5, 0).symbol(), " ", "no piece while paused");
@@ -453,8 +453,8 @@ mod tests {
     #[test]
     fn menus_are_described() {
         let mut nes = game();
-        nes.raw.game_mode = game_mode::LEVEL_MENU;
-        nes.raw.player1.start_level = 9;
+        nes.raw_mut().game_mode = game_mode::LEVEL_MENU;
+        nes.raw_mut().player1.start_level = 9;
         let all = text(&render(&nes, &Overlay::default(), 80, 24));
         assert!(all.contains("LEVEL"), "{all}");
         assert!(all.contains('9'));

@@ -260,9 +260,9 @@ pub fn lock_to_spawn(
 /// `pickRandomTetrimino` of the engine, for one generator state, pick count and previous piece:
 /// returns the piece picked.
 pub fn engine_pick(nes: &mut Nes, rng: u16, spawn_count: u8, previous: u8) -> u8 {
-    nes.raw.rng_seed = rng;
-    nes.raw.spawn_count = spawn_count;
-    nes.raw.spawn_id = previous;
+    nes.raw_mut().rng_seed = rng;
+    nes.raw_mut().spawn_count = spawn_count;
+    nes.raw_mut().spawn_id = previous;
     nes.choose_next_tetrimino()
 }
 
