@@ -461,9 +461,7 @@ impl Nes {
     /// speed, so the piece falls two rows a frame at level 29 gravity.
     #[inline(always)]
     fn drop_tetrimino(&mut self) {
-        if let Some(level) = self.modifiers.double_speed_level
-            && self.raw.player.level_number >= level
-        {
+        if self.modifiers.double_speed_at(self.raw.player.level_number) {
             for _ in 0..2 {
                 let speed = self.drop_speed_for_level();
                 self.store_player(|p| p.fall_timer = speed);
@@ -476,12 +474,7 @@ impl Nes {
     /// `@lookupDropSpeed`'s value for the current level.
     #[inline(always)]
     fn drop_speed_for_level(&self) -> u8 {
-        let level = self.raw.player.level_number;
-        if level >= 0x1D {
-            1
-        } else {
-            self.region.frames_per_drop()[usize::from(level)]
-        }
+        self.region.drop_speed(self.raw.player.level_number)
     }
 
     /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
