@@ -473,7 +473,7 @@ pub fn play_game(
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
             score_by_lines.push((nes.lines(), nes.uncapped_score()));
         }
-        if config.stop_at_max_score && nes.raw().player1.score_decimal() >= 999_999 {
+        if config.stop_at_max_score && nes.score() >= super::bench::MAX_SCORE {
             break GameEnd::MaxedOut;
         }
         if events.has(Events::LINES_CLEARED)

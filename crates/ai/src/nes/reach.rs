@@ -152,17 +152,8 @@ pub fn reaches(
 
 /// Whether the taps of `path` get the piece to column `x` on `field`.
 fn taps_reach(field: &Field, path: &TapPath, x: i8) -> bool {
-    // Where it would land does not matter here, only that it gets there.
-    tap_to(
-        |o, x, y| field.fits(o, x, y),
-        path.spawn,
-        path.rotation,
-        (path.dir, usize::from(path.taps)),
-        path.gravity,
-        &path.presses,
-        |_, _, y| y,
-    )
-    .is_some_and(|d| d.x == x)
+    path.run(|o, x, y| field.fits(o, x, y))
+        .is_some_and(|d| d.x == x)
 }
 
 /// One way of tapping a piece from spawn, as [`reaches`] tries it.
@@ -175,6 +166,22 @@ struct TapPath {
     gravity: Gravity,
     /// The press frames the taps and rotations use (0 past them).
     presses: [u32; 5],
+}
+
+impl TapPath {
+    /// The taps with `fits` as the collision test; where the piece would land does not matter
+    /// here, only where the taps get it.
+    fn run(&self, fits: impl Fn(u8, i8, i8) -> bool) -> Option<Drop> {
+        tap_to(
+            fits,
+            self.spawn,
+            self.rotation,
+            (self.dir, usize::from(self.taps)),
+            self.gravity,
+            &self.presses,
+            |_, _, y| y,
+        )
+    }
 }
 
 thread_local! {
@@ -198,23 +205,15 @@ fn path_cells(path: &TapPath) -> Option<[u16; 20]> {
     let cells = std::cell::RefCell::new([0u16; 20]);
     let empty = Field::default();
     let target = 5 + path.dir * path.taps as i8;
-    let result = tap_to(
-        |o, x, y| {
-            for m in playfield_nes::tables::ORIENTATIONS[usize::from(o)] {
-                let (cx, cy) = (x + m.dx, y + m.dy);
-                if (0..10).contains(&cx) && (0..20).contains(&cy) {
-                    cells.borrow_mut()[cy as usize] |= 1 << cx;
-                }
+    let result = path.run(|o, x, y| {
+        for m in playfield_nes::tables::ORIENTATIONS[usize::from(o)] {
+            let (cx, cy) = (x + m.dx, y + m.dy);
+            if (0..10).contains(&cx) && (0..20).contains(&cy) {
+                cells.borrow_mut()[cy as usize] |= 1 << cx;
             }
-            empty.fits(o, x, y)
-        },
-        path.spawn,
-        path.rotation,
-        (path.dir, usize::from(path.taps)),
-        path.gravity,
-        &path.presses,
-        |_, _, y| y,
-    );
+        }
+        empty.fits(o, x, y)
+    });
     let known = result
         .is_some_and(|d| d.x == target)
         .then(|| cells.into_inner());

@@ -470,11 +470,7 @@ impl Sweeper {
                 break;
             }
             if layer >= MAX_LAYERS {
-                self.masks = masks;
-                self.placements.clear();
-                self.entries.clear();
-                self.layers.clear();
-                return self.search_with_searcher(page, start, gravity, model);
+                return self.hand_over(masks, page, start, gravity, model);
             }
             if self.frame_mode {
                 self.by_frame.restart(1 << 8);
@@ -631,11 +627,7 @@ impl Sweeper {
                 break;
             }
             if layer >= MAX_LAYERS {
-                self.masks = masks;
-                self.placements.clear();
-                self.entries.clear();
-                self.layers.clear();
-                return self.search_with_searcher(page, start, gravity, model);
+                return self.hand_over(masks, page, start, gravity, model);
             }
             let this_press = may_press(frame + 1);
             let elapsed = frame + 1 - start.frame;
@@ -863,6 +855,23 @@ impl Sweeper {
                 buttons,
             });
         }
+    }
+
+    /// A search that ran past [`MAX_LAYERS`] frames: the masks taken out for the loop go back,
+    /// and the searcher takes over from the start.
+    fn hand_over(
+        &mut self,
+        masks: FitMasks,
+        page: &[u8; 256],
+        start: PieceState,
+        gravity: Gravity,
+        model: &InputModel,
+    ) -> &[SweepPlacement] {
+        self.masks = masks;
+        self.placements.clear();
+        self.entries.clear();
+        self.layers.clear();
+        self.search_with_searcher(page, start, gravity, model)
     }
 
     /// The placements of the last search.
