@@ -147,6 +147,63 @@ fn recorded_movie_replays_to_the_same_result() {
 }
 
 #[test]
+fn a_double_speed_game_replays_with_its_double_speed_level() {
+    let dir = std::env::temp_dir().join(format!("playfield-nes-double-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let movie = dir.join("game.fm2");
+    let movie_arg = movie.to_str().expect("utf-8 path");
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--level",
+            "19",
+            "--double-speed-level",
+            "19",
+            "--seed",
+            "1",
+            "--max-lines",
+            "4",
+            "--json",
+            "--record",
+            movie_arg,
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .expect("a game"),
+    )
+    .expect("JSON");
+    assert_eq!(game["lines"], 4, "the game reaches its line cap");
+    let result = |extra: &[&str]| {
+        let mut args = vec!["nes", "replay", movie_arg];
+        args.extend_from_slice(extra);
+        let replay = playfield(&args, "1");
+        assert!(replay.status.success());
+        String::from_utf8_lossy(&replay.stdout).into_owned()
+    };
+    let expected = format!("lines: {}\n", game["lines"]);
+    let with = result(&["--double-speed-level", "19"]);
+    assert!(with.contains(&expected), "{with}");
+    assert!(
+        with.contains(&format!("frame: {}\n", game["frames"])),
+        "{with}"
+    );
+    // At the ROM's gravity the same buttons place the pieces elsewhere.
+    let without = result(&[]);
+    assert!(!without.contains(&expected), "{without}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn rom_in_lockstep_agrees_with_the_engine() {
     let Some(rom) = playfield_rom::rom_for_tests() else {
         return;

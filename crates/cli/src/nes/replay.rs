@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Nes, ProgramData};
+use playfield_nes::{Buttons, DemoData, Modifiers, Nes, ProgramData};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -35,6 +35,11 @@ pub struct ReplayArgs {
     /// lag frames at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
+    /// Not the ROM: from this level on the piece falls two rows a frame (TetrisGYM's "kill
+    /// screen ×2"), as `nes bench --double-speed-level` plays it; needed to replay the games
+    /// `nes bench --format betatetris --record` writes.
+    #[arg(long, value_name = "N", value_parser = int(0u8, 255))]
+    double_speed_level: Option<u8>,
     /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
     #[arg(long, conflicts_with_all = ["trace", "repeat", "frames"])]
     watch: bool,
@@ -53,6 +58,14 @@ fn input(movie: &Movie, frames: Option<u64>) -> impl Iterator<Item = InputLine> 
         .copied()
         .chain(std::iter::repeat(InputLine::new(Buttons::NONE)))
         .take(usize::try_from(count).unwrap_or(usize::MAX))
+}
+
+/// The engine's modifiers the arguments ask for (none: the ROM).
+fn modifiers(args: &ReplayArgs) -> Modifiers {
+    Modifiers {
+        double_speed_level: args.double_speed_level,
+        ..Modifiers::default()
+    }
 }
 
 /// Runs `nes replay`.
@@ -88,6 +101,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         nes = Nes::power_on();
         nes.set_demo_data(demo.clone());
         nes.set_program_data(program.clone());
+        nes.set_modifiers(modifiers(args));
         match trace.as_mut().filter(|_| round == 0) {
             Some(file) => {
                 let path = file.path().display().to_string();
@@ -192,6 +206,7 @@ fn watch(
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
     nes.set_program_data(program);
+    nes.set_modifiers(modifiers(args));
     let name = args.movie.file_name().map_or_else(
         || args.movie.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
