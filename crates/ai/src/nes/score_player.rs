@@ -130,12 +130,15 @@ pub(crate) fn decide(
         input: player.input.clone(),
         speed_up: None,
         ceilings: Context::ceilings_for(&press_frames(&player.input)),
+        judged: None,
     };
     let ctx = Context {
         // B-type never levels up.
         speed_up: (situation.game_type == 0)
             .then(|| ctx.next_speed_up())
             .flatten(),
+        // Every board of this decision is judged under the gravity the piece meets now.
+        judged: Some(ctx.gravity()),
         ..ctx
     };
     let field = Field::from_page(page);
@@ -248,6 +251,7 @@ mod tests {
             input,
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
+            judged: None,
         };
         // A board the lookahead meets after the current piece covered the well: a hole in the
         // well column under a row that a vertical I would clear (a single).
