@@ -86,3 +86,56 @@ def test_thread_counts_give_the_same_games():
             total += r
         results.append((obs["board"].copy(), obs["state"].copy(), total))
     assert all(np.array_equal(a, b) for a, b in zip(*results))
+
+
+def test_frame_vector_threads_more_than_games_and_bad_actions():
+    """More threads than games (some threads get no game), and actions outside a buttons byte
+    refused before any game moves."""
+    results = []
+    for threads in (1, 4):
+        vec = NesTetrisFramesVectorEnv(num_envs=3, num_threads=threads, level=18)
+        assert vec.num_threads == threads
+        vec.reset(seed=5)
+        rng = np.random.default_rng(2)
+        total = np.zeros(3)
+        ended = 0
+        for step in range(2000):
+            actions = rng.integers(0, 256, size=3)
+            if step % 100 == 0:
+                with pytest.raises(ValueError, match="sub-environment 2"):
+                    vec.step(np.array([0, 255, 256]))
+                with pytest.raises(ValueError, match="sub-environment 0"):
+                    vec.step(np.array([-1, 0, 0]))
+            obs, r, te, tr, _ = vec.step(actions)
+            total += r
+            ended += int(te.sum() + tr.sum())
+        results.append((obs["board"].copy(), obs["state"].copy(), total, ended))
+        vec.close()
+    # The refused steps changed nothing: the games are those a single environment plays.
+    singles = [NesTetrisFramesEnv(level=18) for _ in range(3)]
+    single_obs = [env.reset(seed=5 + i)[0] for i, env in enumerate(singles)]
+    rng = np.random.default_rng(2)
+    pending = [False] * 3
+    for step in range(2000):
+        actions = rng.integers(0, 256, size=3)
+        for i, env in enumerate(singles):
+            if pending[i]:
+                single_obs[i], _ = env.reset()
+                pending[i] = False
+            else:
+                single_obs[i], _, te, tr, _ = env.step(int(actions[i]))
+                pending[i] = te or tr
+    (b1, s1, t1, e1), (b4, s4, t4, e4) = results
+    assert np.array_equal(b1, b4) and np.array_equal(s1, s4) and np.array_equal(t1, t4)
+    assert e1 == e4 and e1 > 0
+    for i in range(3):
+        assert np.array_equal(b1[i], single_obs[i]["board"])
+        assert np.array_equal(s1[i], single_obs[i]["state"])
+
+
+def test_frame_vector_step_before_reset_and_seeds():
+    vec = NesTetrisFramesVectorEnv(num_envs=2, num_threads=2, level=18)
+    with pytest.raises(RuntimeError):
+        vec.step(np.zeros(2, dtype=np.int64))
+    vec.reset(seed=11)
+    assert vec.seeds() == [11, 12]

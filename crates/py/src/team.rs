@@ -1,0 +1,195 @@
+//! A small fixed team of threads for the frame vector environment: the caller runs part 0 of a
+//! job and each worker one other part, with no queue and no stealing.
+//!
+//! A vector step of frame games is a few microseconds of work per thread (a frame is tens of
+//! nanoseconds), so what a general pool costs per call — waking sleeping threads through the
+//! kernel, putting the caller to sleep until the job is done, then waking it — is more than the
+//! second core gives back. Here the caller works on its own part instead of sleeping, and an idle
+//! worker spins for a short while ([`SPIN_BEFORE_PARK`]) before it parks, so the steps of a loop
+//! that calls again within that time hand over through memory alone.
+
+use std::cell::UnsafeCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::{self, JoinHandle, Thread};
+use std::time::{Duration, Instant};
+
+/// How long an idle thread spins (re-checking, and yielding now and then so that a thread it
+/// shares a core with still runs) before it parks: longer than the Python side of a vector step
+/// takes between two calls, short enough to waste little when the caller does other work.
+const SPIN_BEFORE_PARK: Duration = Duration::from_micros(100);
+
+/// Spin iterations between two looks at the clock (and two `yield_now`).
+const SPINS_PER_CHECK: u32 = 64;
+
+/// A job's parts as the workers see it: `part` runs with the part's index.
+type Job<'a> = &'a (dyn Fn(usize) + Sync + 'a);
+
+/// What the caller and the workers share.
+struct Shared {
+    /// Incremented by the caller for each job (and once more to stop the workers).
+    generation: AtomicUsize,
+    /// The current job; written by the caller before it increments `generation`, read by the
+    /// workers after they see the new generation, and not touched again by the caller until
+    /// `pending` is back to 0.
+    job: UnsafeCell<Option<Job<'static>>>,
+    /// Workers that have not finished the current job.
+    pending: AtomicUsize,
+    /// Whether a worker's part panicked.
+    panicked: AtomicBool,
+    /// Set when the team is dropped.
+    stop: AtomicBool,
+    /// Per worker: whether it is parked or about to park (then the caller unparks it).
+    sleeping: Vec<AtomicBool>,
+    /// Whether the caller is parked or about to park, waiting for the workers.
+    caller_sleeping: AtomicBool,
+    /// The caller's thread while it waits for a job (so the last worker can unpark it).
+    caller: UnsafeCell<Option<Thread>>,
+}
+
+// SAFETY: `job` and `caller` are written only by the caller while no worker reads them (before
+// `generation` is incremented, which workers read with `SeqCst` before they read the cells), and
+// read by the workers only between that increment and their decrement of `pending`, which the
+// caller waits for before it writes them again.
+unsafe impl Sync for Shared {}
+
+/// The caller's thread plus `threads - 1` workers.
+pub struct Team {
+    shared: Arc<Shared>,
+    workers: Vec<(Thread, JoinHandle<()>)>,
+}
+
+impl Team {
+    /// A team of `threads` (at least 1; the caller is one of them).
+    pub fn new(threads: usize) -> std::io::Result<Team> {
+        let worker_count = threads.max(1) - 1;
+        let shared = Arc::new(Shared {
+            generation: AtomicUsize::new(0),
+            job: UnsafeCell::new(None),
+            pending: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            sleeping: (0..worker_count).map(|_| AtomicBool::new(false)).collect(),
+            caller_sleeping: AtomicBool::new(false),
+            caller: UnsafeCell::new(None),
+        });
+        let mut workers = Vec::with_capacity(worker_count);
+        for index in 0..worker_count {
+            let s = Arc::clone(&shared);
+            let handle = thread::Builder::new()
+                .name(format!("playfield-vector-{}", index + 1))
+                .spawn(move || work(&s, index))?;
+            workers.push((handle.thread().clone(), handle));
+        }
+        Ok(Team { shared, workers })
+    }
+
+    /// Threads of the team, the caller included.
+    pub fn threads(&self) -> usize {
+        self.workers.len() + 1
+    }
+
+    /// Runs `part(i)` for every `i` in `0..self.threads()`: part 0 on the calling thread, the
+    /// others on the workers; returns when all are done. A part that panicked panics here.
+    pub fn run(&mut self, part: &(dyn Fn(usize) + Sync)) {
+        if self.workers.is_empty() {
+            part(0);
+            return;
+        }
+        let s = &*self.shared;
+        // SAFETY: the workers are idle (the last job's `pending` reached 0 before `run`
+        // returned, and `&mut self` excludes another `run`), so nobody reads the cells; the
+        // job's lifetime is extended only until this function has waited for every worker.
+        unsafe {
+            *s.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(part));
+            *s.caller.get() = Some(thread::current());
+        }
+        s.pending.store(self.workers.len(), Ordering::SeqCst);
+        s.generation.fetch_add(1, Ordering::SeqCst);
+        for (flag, (thread, _)) in s.sleeping.iter().zip(&self.workers) {
+            if flag.swap(false, Ordering::SeqCst) {
+                thread.unpark();
+            }
+        }
+        let mine = catch_unwind(AssertUnwindSafe(|| part(0)));
+        // Wait for the workers even if part 0 panicked: they still hold `part`.
+        wait_until(&s.caller_sleeping, || s.pending.load(Ordering::SeqCst) == 0);
+        // SAFETY: every worker is done with the job.
+        unsafe {
+            *s.job.get() = None;
+        }
+        if let Err(payload) = mine {
+            std::panic::resume_unwind(payload);
+        }
+        if s.panicked.swap(false, Ordering::SeqCst) {
+            panic!("a thread of the vector environment panicked");
+        }
+    }
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        let s = &*self.shared;
+        s.stop.store(true, Ordering::SeqCst);
+        s.generation.fetch_add(1, Ordering::SeqCst);
+        for (thread, _) in &self.workers {
+            thread.unpark();
+        }
+        for (_, handle) in self.workers.drain(..) {
+            // A worker catches its parts' panics, so joining does not fail.
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Spins until `done()`, then (after [`SPIN_BEFORE_PARK`]) parks with `sleeping` set until it is:
+/// whoever makes `done()` true swaps `sleeping` back and unparks this thread.
+fn wait_until(sleeping: &AtomicBool, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while !done() {
+        std::hint::spin_loop();
+        spins += 1;
+        if spins.is_multiple_of(SPINS_PER_CHECK) {
+            if start.elapsed() >= SPIN_BEFORE_PARK {
+                sleeping.store(true, Ordering::SeqCst);
+                // Checked again after the flag is visible: a waker that made `done()` true
+                // before it saw the flag would not unpark (SeqCst on both sides).
+                while !done() {
+                    thread::park();
+                }
+                sleeping.store(false, Ordering::SeqCst);
+                return;
+            }
+            thread::yield_now();
+        }
+    }
+}
+
+/// A worker's loop: wait for a new generation, run its part, report.
+fn work(s: &Shared, index: usize) {
+    let mut seen = 0;
+    loop {
+        wait_until(&s.sleeping[index], || {
+            s.generation.load(Ordering::SeqCst) != seen
+        });
+        seen = s.generation.load(Ordering::SeqCst);
+        if s.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        // SAFETY: see `Shared`: the job was written before the generation this worker saw.
+        let (job, caller) = unsafe { (*s.job.get(), (*s.caller.get()).clone()) };
+        if let Some(job) = job
+            && catch_unwind(AssertUnwindSafe(|| job(index + 1))).is_err()
+        {
+            s.panicked.store(true, Ordering::SeqCst);
+        }
+        if s.pending.fetch_sub(1, Ordering::SeqCst) == 1
+            && s.caller_sleeping.swap(false, Ordering::SeqCst)
+            && let Some(caller) = caller
+        {
+            caller.unpark();
+        }
+    }
+}
