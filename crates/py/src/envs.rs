@@ -920,7 +920,52 @@ impl FrameVectorCore {
             terminated,
             truncated,
         };
-        Ok(py.detach(|| vector.step(actions, out))?)
+        Ok(py.detach(|| vector.step(actions, 1, out))?)
+    }
+
+    /// Steps every sub-game `K` frames in one call: sub-game `i` plays `actions[k, i]` at frame
+    /// `k` (as `K` calls of `step`, autoresets included; every action must be a buttons byte).
+    /// Writes the observations after the last frame, and each frame's rewards and flags into
+    /// row `k` of `reward`, `terminated` and `truncated` (K × num_envs).
+    #[allow(clippy::too_many_arguments)]
+    fn step_frames(
+        &mut self,
+        py: Python<'_>,
+        actions: numpy::PyReadonlyArray2<'_, i64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+        mut reward: PyReadwriteArray2<'_, f64>,
+        mut terminated: PyReadwriteArray2<'_, bool>,
+        mut truncated: PyReadwriteArray2<'_, bool>,
+    ) -> PyResult<()> {
+        let n = self.num_envs;
+        let shape = actions.shape().to_vec();
+        let frames = shape.first().copied().unwrap_or(0);
+        if frames == 0 || shape != [frames, n] {
+            return Err(ArgError::Shape {
+                name: "actions",
+                want: Dims(vec![frames.max(1), n]),
+                got: shape,
+            }
+            .into());
+        }
+        let actions = actions
+            .as_slice()
+            .map_err(|_| ArgError::NotContiguous("actions"))?;
+        let reward = rows_mut(&mut reward, "reward", frames, n)?;
+        let terminated = rows_mut(&mut terminated, "terminated", frames, n)?;
+        let truncated = rows_mut(&mut truncated, "truncated", frames, n)?;
+        let (board, state) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let vector = &mut self.vector;
+        let out = Outputs {
+            board,
+            state,
+            reward,
+            terminated,
+            truncated,
+        };
+        Ok(py.detach(|| vector.step(actions, frames, out))?)
     }
 
     /// The seeds of the sub-games' current episodes.

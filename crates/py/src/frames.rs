@@ -73,26 +73,37 @@ struct Slot {
     needs_reset: bool,
 }
 
-/// The batched outputs of a step (or of a reset, which writes the observation only).
+/// The batched outputs of a call: the observations after its last frame, and each frame's
+/// rewards and flags (`frames` rows of `num_envs`).
 pub struct Outputs<'a> {
     /// `num_envs × 200` board cells.
     pub board: &'a mut [u8],
     /// `num_envs × NES_STATE_LEN` state fields.
     pub state: &'a mut [i32],
-    /// `num_envs` rewards (empty for a reset).
+    /// `frames × num_envs` rewards (empty for a reset).
     pub reward: &'a mut [f64],
-    /// `num_envs` flags (empty for a reset).
+    /// `frames × num_envs` flags (empty for a reset).
     pub terminated: &'a mut [bool],
-    /// `num_envs` flags (empty for a reset).
+    /// `frames × num_envs` flags (empty for a reset).
     pub truncated: &'a mut [bool],
+}
+
+/// One frame's rewards and flags of one thread's games.
+struct FrameRow<'a> {
+    reward: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
 }
 
 /// One thread's run of consecutive games and their outputs.
 struct Part<'a> {
     slots: &'a mut [Slot],
-    actions: &'a [i64],
-    seeds: &'a [u64],
-    out: Outputs<'a>,
+    /// Index of the first game in the vector.
+    first: usize,
+    board: &'a mut [u8],
+    state: &'a mut [i32],
+    /// One per frame of the call (none for a reset).
+    rows: Vec<FrameRow<'a>>,
 }
 
 /// Splits `slice` into `parts` runs of `len` (the last ones shorter or empty).
@@ -107,15 +118,15 @@ fn runs<T>(mut slice: &mut [T], len: usize, parts: usize) -> Vec<&mut [T]> {
         .collect()
 }
 
-/// Shared-slice version of [`runs`].
-fn runs_ref<T>(mut slice: &[T], len: usize, parts: usize) -> Vec<&[T]> {
-    (0..parts)
-        .map(|_| {
-            let (head, tail) = slice.split_at(len.min(slice.len()));
-            slice = tail;
-            head
-        })
-        .collect()
+/// The runs of every row of `rows` (rows of `width`): `result[part][row]`.
+fn row_runs<T>(rows: &mut [T], width: usize, len: usize, parts: usize) -> Vec<Vec<&mut [T]>> {
+    let mut by_part: Vec<Vec<&mut [T]>> = (0..parts).map(|_| Vec::new()).collect();
+    for row in rows.chunks_mut(width.max(1)) {
+        for (part, run) in by_part.iter_mut().zip(runs(row, len, parts)) {
+            part.push(run);
+        }
+    }
+    by_part
 }
 
 /// N frame games on a team of threads.
@@ -126,6 +137,15 @@ pub struct FrameVector {
     slots: Vec<Slot>,
     num_envs: usize,
     team: Team,
+}
+
+/// What a thread does with its part.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    /// Start game `i` with `seeds[i]`.
+    Reset { seeds: &'a [u64] },
+    /// Step `frames` frames; game `i` plays `actions[k × num_envs + i]` at frame `k`.
+    Step { actions: &'a [i64], frames: usize },
 }
 
 impl FrameVector {
@@ -150,8 +170,8 @@ impl FrameVector {
         self.slots.iter().map(|s| s.seed).collect()
     }
 
-    /// Starts game `i` with `seeds[i]` and writes the observations (`out`'s rewards and flags
-    /// may be empty; they are left alone).
+    /// Starts game `i` with `seeds[i]` (`num_envs` of them) and writes the observations (`out`'s
+    /// rewards and flags may be empty; they are left alone).
     pub fn reset(&mut self, seeds: &[u64], out: Outputs<'_>) -> Result<(), GameError> {
         let first = self
             .starts
@@ -165,7 +185,7 @@ impl FrameVector {
             };
             self.num_envs
         ];
-        let result = self.run(&mut slots, &[], seeds, out, true);
+        let result = self.run(&mut slots, Work::Reset { seeds }, out);
         self.slots = slots;
         if result.is_err() {
             // A game that could not start leaves the vector unstarted.
@@ -174,61 +194,75 @@ impl FrameVector {
         result
     }
 
-    /// Steps every game one frame with its action (a buttons byte; ignored by a game that
-    /// ended, which restarts instead with its next episode's seed and reports 0, false, false).
-    /// Every action is checked before any game moves.
-    pub fn step(&mut self, actions: &[i64], out: Outputs<'_>) -> Result<(), GameError> {
+    /// Steps every game `frames` frames (at least 1): game `i` plays `actions[k × num_envs + i]`
+    /// (a buttons byte) at frame `k`; a game that ended ignores the next frame's action and
+    /// restarts instead with its next episode's seed, reporting 0, false, false for that frame.
+    /// Each frame's rewards and flags go to row `k` of `out`'s, the observations after the last
+    /// frame to its board and state. With one frame, a game that is about to restart is the only
+    /// one whose action may be anything; with more, every action must be a buttons byte. All
+    /// are checked before any game moves.
+    pub fn step(
+        &mut self,
+        actions: &[i64],
+        frames: usize,
+        out: Outputs<'_>,
+    ) -> Result<(), GameError> {
         if self.slots.is_empty() {
             return Err(GameError::NotReset);
         }
-        if let Some((index, &action)) = actions
-            .iter()
-            .enumerate()
-            .find(|&(i, &a)| !(0..256).contains(&a) && !self.slots[i].needs_reset)
-        {
+        let n = self.num_envs;
+        let bad = actions.iter().enumerate().find(|&(i, &a)| {
+            !(0..256).contains(&a) && (frames > 1 || !self.slots[i % n].needs_reset)
+        });
+        if let Some((i, &action)) = bad {
             return Err(GameError::SubEnvironment {
-                index,
+                index: i % n,
                 source: Box::new(GameError::NotAButtonsByte { action }),
             });
         }
         let mut slots = std::mem::take(&mut self.slots);
-        let result = self.run(&mut slots, actions, &[], out, false);
+        let result = self.run(&mut slots, Work::Step { actions, frames }, out);
         self.slots = slots;
         result
     }
 
-    /// Splits the games and outputs into one run per thread and steps (or resets) each run.
+    /// Splits the games and outputs into one run per thread and does `work` on each run.
     fn run(
         &mut self,
         slots: &mut [Slot],
-        actions: &[i64],
-        seeds: &[u64],
+        work: Work<'_>,
         out: Outputs<'_>,
-        reset: bool,
     ) -> Result<(), GameError> {
         let threads = self.team.threads();
-        let len = slots.len().div_ceil(threads).max(1);
+        let n = slots.len();
+        let len = n.div_ceil(threads).max(1);
         let mut boards = runs(out.board, len * BOARD_CELLS, threads).into_iter();
         let mut states = runs(out.state, len * NES_STATE_LEN, threads).into_iter();
-        let mut rewards = runs(out.reward, len, threads).into_iter();
-        let mut terminated = runs(out.terminated, len, threads).into_iter();
-        let mut truncated = runs(out.truncated, len, threads).into_iter();
-        let mut actions = runs_ref(actions, len, threads).into_iter();
-        let mut seeds = runs_ref(seeds, len, threads).into_iter();
+        let mut rewards = row_runs(out.reward, n, len, threads).into_iter();
+        let mut terminated = row_runs(out.terminated, n, len, threads).into_iter();
+        let mut truncated = row_runs(out.truncated, n, len, threads).into_iter();
         let parts: Vec<Mutex<Option<Part<'_>>>> = runs(slots, len, threads)
             .into_iter()
-            .map(|slots| {
+            .enumerate()
+            .map(|(index, slots)| {
+                let rows = rewards
+                    .next()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .zip(terminated.next().unwrap_or_default())
+                    .zip(truncated.next().unwrap_or_default())
+                    .map(|((reward, terminated), truncated)| FrameRow {
+                        reward,
+                        terminated,
+                        truncated,
+                    })
+                    .collect();
                 Mutex::new(Some(Part {
                     slots,
-                    actions: actions.next().unwrap_or_default(),
-                    seeds: seeds.next().unwrap_or_default(),
-                    out: Outputs {
-                        board: boards.next().unwrap_or_default(),
-                        state: states.next().unwrap_or_default(),
-                        reward: rewards.next().unwrap_or_default(),
-                        terminated: terminated.next().unwrap_or_default(),
-                        truncated: truncated.next().unwrap_or_default(),
-                    },
+                    first: index * len,
+                    board: boards.next().unwrap_or_default(),
+                    state: states.next().unwrap_or_default(),
+                    rows,
                 }))
             })
             .collect();
@@ -240,10 +274,11 @@ impl FrameVector {
                 .get(index)
                 .and_then(|p| p.lock().ok().and_then(|mut p| p.take()));
             let Some(part) = part else { return };
-            let result = if reset {
-                reset_part(part, starts)
-            } else {
-                step_part(part, settings, starts)
+            let result = match work {
+                Work::Reset { seeds } => reset_part(part, seeds, starts),
+                Work::Step { actions, frames } => {
+                    step_part(part, actions, n, frames, settings, starts)
+                }
             };
             if let Err(e) = result
                 && let Ok(mut first) = errors.lock()
@@ -273,15 +308,11 @@ fn write_obs(nes: &Nes, board: &mut [u8], state: &mut [i32]) {
     write_state(nes, false, state);
 }
 
-fn reset_part(part: Part<'_>, starts: &StartStates) -> Result<(), GameError> {
-    let boards = part.out.board.chunks_exact_mut(BOARD_CELLS);
-    let states = part.out.state.chunks_exact_mut(NES_STATE_LEN);
-    for (((slot, &seed), board), state) in part
-        .slots
-        .iter_mut()
-        .zip(part.seeds)
-        .zip(boards)
-        .zip(states)
+fn reset_part(part: Part<'_>, seeds: &[u64], starts: &StartStates) -> Result<(), GameError> {
+    let boards = part.board.chunks_exact_mut(BOARD_CELLS);
+    let states = part.state.chunks_exact_mut(NES_STATE_LEN);
+    let seeds = seeds.get(part.first..).unwrap_or_default();
+    for (((slot, &seed), board), state) in part.slots.iter_mut().zip(seeds).zip(boards).zip(states)
     {
         slot.nes.clone_from(starts.get(seed)?);
         slot.seed = seed;
@@ -291,16 +322,61 @@ fn reset_part(part: Part<'_>, starts: &StartStates) -> Result<(), GameError> {
     Ok(())
 }
 
+/// One frame of one game (`FrameGame::step`, or the restart of a game that ended): reward,
+/// terminated, truncated.
+#[inline]
+fn frame(
+    slot: &mut Slot,
+    action: i64,
+    allowed: u8,
+    settings: &NesSettings,
+    starts: &StartStates,
+) -> Result<(f64, bool, bool), GameError> {
+    if slot.needs_reset {
+        let seed = next_episode_seed(slot.seed);
+        slot.nes.clone_from(starts.get(seed)?);
+        slot.seed = seed;
+        slot.needs_reset = false;
+        return Ok((0.0, false, false));
+    }
+    let nes = &mut slot.nes;
+    // Checked in `FrameVector::step`: a buttons byte.
+    let buttons = Buttons(action as u8 & allowed);
+    let p = &nes.raw().player1;
+    let (score, lines) = (p.score, p.lines);
+    let events = nes.step(buttons);
+    let p = &nes.raw().player1;
+    // The BCD bytes compared first: most frames score nothing.
+    let reward = if p.score == score && p.lines == lines {
+        0.0
+    } else {
+        match settings.reward {
+            Reward::Score => f64::from(p.score_decimal()) - f64::from(score_decimal(score)),
+            Reward::Lines => f64::from(p.lines_decimal()) - f64::from(lines_decimal(lines)),
+        }
+    };
+    let over = game_over(nes, events);
+    let cap = !over && capped(nes, &settings.config);
+    slot.needs_reset = over || cap;
+    Ok((reward, over, cap))
+}
+
+/// Steps a thread's games `frames` frames each, one game at a time (its engine stays in the
+/// cache for all of them).
 fn step_part(
     part: Part<'_>,
+    actions: &[i64],
+    num_envs: usize,
+    frames: usize,
     settings: &NesSettings,
     starts: &StartStates,
 ) -> Result<(), GameError> {
     let Part {
         slots,
-        actions,
-        out,
-        ..
+        first,
+        board,
+        state,
+        mut rows,
     } = part;
     // What `FrameGame::check_action` lets through: Start and Select only when allowed.
     let allowed = if settings.start_select {
@@ -308,50 +384,21 @@ fn step_part(
     } else {
         !(Buttons::START.0 | Buttons::SELECT.0)
     };
-    let boards = out.board.chunks_exact_mut(BOARD_CELLS);
-    let states = out.state.chunks_exact_mut(NES_STATE_LEN);
-    let flags = out
-        .reward
-        .iter_mut()
-        .zip(out.terminated.iter_mut())
-        .zip(out.truncated.iter_mut());
-    for ((((slot, &action), board), state), ((reward, terminated), truncated)) in slots
-        .iter_mut()
-        .zip(actions)
-        .zip(boards)
-        .zip(states)
-        .zip(flags)
-    {
-        if slot.needs_reset {
-            let seed = next_episode_seed(slot.seed);
-            slot.nes.clone_from(starts.get(seed)?);
-            slot.seed = seed;
-            slot.needs_reset = false;
-            *reward = 0.0;
-            *terminated = false;
-            *truncated = false;
-        } else {
-            let nes = &mut slot.nes;
-            // Checked in `FrameVector::step`: a buttons byte.
-            let buttons = Buttons(action as u8 & allowed);
-            let p = &nes.raw().player1;
-            let (score, lines) = (p.score, p.lines);
-            let events = nes.step(buttons);
-            let p = &nes.raw().player1;
-            // The BCD bytes compared first: most frames score nothing.
-            *reward = if p.score == score && p.lines == lines {
-                0.0
-            } else {
-                match settings.reward {
-                    Reward::Score => f64::from(p.score_decimal()) - f64::from(score_decimal(score)),
-                    Reward::Lines => f64::from(p.lines_decimal()) - f64::from(lines_decimal(lines)),
-                }
-            };
-            let over = game_over(nes, events);
-            let cap = !over && capped(nes, &settings.config);
-            *terminated = over;
-            *truncated = cap;
-            slot.needs_reset = over || cap;
+    let boards = board.chunks_exact_mut(BOARD_CELLS);
+    let states = state.chunks_exact_mut(NES_STATE_LEN);
+    for (j, ((slot, board), state)) in slots.iter_mut().zip(boards).zip(states).enumerate() {
+        let game_actions = actions.iter().skip(first + j).step_by(num_envs.max(1));
+        for (row, &action) in rows.iter_mut().zip(game_actions).take(frames) {
+            let (reward, terminated, truncated) = frame(slot, action, allowed, settings, starts)?;
+            if let (Some(r), Some(te), Some(tr)) = (
+                row.reward.get_mut(j),
+                row.terminated.get_mut(j),
+                row.truncated.get_mut(j),
+            ) {
+                *r = reward;
+                *te = terminated;
+                *tr = truncated;
+            }
         }
         write_obs(&slot.nes, board, state);
     }

@@ -139,3 +139,39 @@ def test_frame_vector_step_before_reset_and_seeds():
         vec.step(np.zeros(2, dtype=np.int64))
     vec.reset(seed=11)
     assert vec.seeds() == [11, 12]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_step_frames_equals_steps(threads):
+    """K frames per call play the same games as K calls of step, autoresets included."""
+    n, k, calls = 5, 37, 60
+    rng = np.random.default_rng(3)
+    actions = rng.integers(0, 256, size=(calls, k, n))
+    one = NesTetrisFramesVectorEnv(num_envs=n, num_threads=threads, level=19)
+    many = NesTetrisFramesVectorEnv(num_envs=n, num_threads=threads, level=19)
+    one.reset(seed=40)
+    many.reset(seed=40)
+    ended = 0
+    for c in range(calls):
+        rewards, terms, truncs = [], [], []
+        for f in range(k):
+            obs1, r, te, tr, _ = one.step(actions[c, f])
+            rewards.append(r)
+            terms.append(te)
+            truncs.append(tr)
+        obs2, r2, te2, tr2, _ = many.step_frames(actions[c])
+        assert r2.shape == (k, n) and te2.shape == (k, n) and tr2.shape == (k, n)
+        assert np.array_equal(np.array(rewards), r2)
+        assert np.array_equal(np.array(terms), te2)
+        assert np.array_equal(np.array(truncs), tr2)
+        for key in obs1:
+            assert np.array_equal(obs1[key], obs2[key]), (c, key)
+        ended += int(te2.sum() + tr2.sum())
+    assert ended > 0, "the run should cover autoreset"
+    assert one.seeds() == many.seeds()
+    with pytest.raises(ValueError, match="sub-environment 3"):
+        many.step_frames(np.array([[0] * n, [0, 0, 0, 256, 0]]))
+    with pytest.raises(ValueError, match="shape"):
+        many.step_frames(np.zeros((0, n), dtype=np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        many.step_frames(np.zeros(n, dtype=np.int64))

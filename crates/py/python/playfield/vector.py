@@ -153,11 +153,51 @@ class NesTetrisVectorEnv(_CoreVectorEnv):
 
 
 class NesTetrisFramesVectorEnv(_CoreVectorEnv):
-    """N games of ``playfield/NesTetrisFrames-v0`` (one frame per step)."""
+    """N games of ``playfield/NesTetrisFrames-v0`` (one frame per step).
+
+    Besides ``step``, ``step_frames(actions)`` plays K frames in one call (``actions`` of shape
+    ``(K, num_envs)``), for loops that choose K frames' buttons at once: the Python call and the
+    hand-over to the threads are paid once per K frames, and each game runs its K frames while
+    its state is in the cache.
+    """
 
     _kind = "frames"
     _options_class = NesFramesOptions
     _core_class = _playfield.FrameVectorCore
+
+    def step_frames(self, actions):
+        """Plays ``actions[k]`` at frame ``k`` for ``k`` in ``0..K``: the same games as ``K``
+        calls of ``step(actions[k])``, next-step autoresets included (a sub-environment that
+        ended ignores the next frame's action and restarts), except that every action must be
+        a buttons byte (0-255), the ignored ones too.
+
+        Returns ``(obs, rewards, terminated, truncated, info)``: the observation after the last
+        frame, and each frame's rewards and flags as ``(K, num_envs)`` arrays (row ``k`` is what
+        ``step`` would have returned at frame ``k``).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step_frames()")
+        a = np.asarray(actions)
+        if a.ndim != 2 or a.shape[1] != self.num_envs or a.shape[0] < 1:
+            raise ValueError(
+                f"actions must have shape (K, {self.num_envs}) with K >= 1, got {a.shape}"
+            )
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        frames = a.shape[0]
+        reward = np.empty((frames, self.num_envs), dtype=np.float64)
+        terminated = np.empty((frames, self.num_envs), dtype=bool)
+        truncated = np.empty((frames, self.num_envs), dtype=bool)
+        self._vector.step_frames(
+            a, self._board, self._state, self._mask, reward, terminated, truncated
+        )
+        # The last frame's, as `step` keeps them.
+        self._reward[:] = reward[-1]
+        self._terminated[:] = terminated[-1]
+        self._truncated[:] = truncated[-1]
+        return self._obs(), reward, terminated, truncated, {}
 
 
 class StandardTetrisVectorEnv(_CoreVectorEnv):
