@@ -13,13 +13,12 @@ use std::sync::{Mutex, OnceLock};
 
 use playfield_ai::nes::GameConfig;
 use playfield_ai::nes::game::MAX_MENU_WAIT;
-use playfield_nes::raw::bcd;
 use playfield_nes::{Buttons, Nes};
 
 use crate::error::GameError;
 use crate::game::{
     BOARD_CELLS, NES_STATE_LEN, NesSettings, Reward, capped, game_over, next_episode_seed,
-    write_board, write_state,
+    write_board, write_state_with,
 };
 use crate::team::Team;
 
@@ -67,6 +66,9 @@ impl StartStates {
 #[derive(Clone, Debug)]
 struct Slot {
     nes: Nes,
+    /// The engine's lines and score as numbers (decoded when their BCD bytes change).
+    lines: u32,
+    score: u32,
     /// The episode's seed.
     seed: u64,
     /// The episode ended: the next step resets it (its action is ignored).
@@ -180,6 +182,8 @@ impl FrameVector {
         let mut slots = vec![
             Slot {
                 nes: first,
+                lines: 0,
+                score: 0,
                 seed: 0,
                 needs_reset: true,
             };
@@ -293,19 +297,22 @@ impl FrameVector {
     }
 }
 
-/// `PlayerVars::score_decimal` of the BCD bytes `score`.
-fn score_decimal(score: [u8; 3]) -> u32 {
-    bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0])
-}
+impl Slot {
+    /// Starts the episode of `seed`.
+    fn start(&mut self, seed: u64, starts: &StartStates) -> Result<(), GameError> {
+        self.nes.clone_from(starts.get(seed)?);
+        let p = &self.nes.raw().player1;
+        self.lines = p.lines_decimal();
+        self.score = p.score_decimal();
+        self.seed = seed;
+        self.needs_reset = false;
+        Ok(())
+    }
 
-/// `PlayerVars::lines_decimal` of the BCD bytes `lines`.
-fn lines_decimal(lines: [u8; 2]) -> u32 {
-    bcd(lines[1]) * 100 + bcd(lines[0])
-}
-
-fn write_obs(nes: &Nes, board: &mut [u8], state: &mut [i32]) {
-    write_board(nes, board);
-    write_state(nes, false, state);
+    fn write_obs(&self, board: &mut [u8], state: &mut [i32]) {
+        write_board(&self.nes, board);
+        write_state_with(&self.nes, false, self.lines, self.score, state);
+    }
 }
 
 fn reset_part(part: Part<'_>, seeds: &[u64], starts: &StartStates) -> Result<(), GameError> {
@@ -314,10 +321,8 @@ fn reset_part(part: Part<'_>, seeds: &[u64], starts: &StartStates) -> Result<(),
     let seeds = seeds.get(part.first..).unwrap_or_default();
     for (((slot, &seed), board), state) in part.slots.iter_mut().zip(seeds).zip(boards).zip(states)
     {
-        slot.nes.clone_from(starts.get(seed)?);
-        slot.seed = seed;
-        slot.needs_reset = false;
-        write_obs(&slot.nes, board, state);
+        slot.start(seed, starts)?;
+        slot.write_obs(board, state);
     }
     Ok(())
 }
@@ -333,10 +338,7 @@ fn frame(
     starts: &StartStates,
 ) -> Result<(f64, bool, bool), GameError> {
     if slot.needs_reset {
-        let seed = next_episode_seed(slot.seed);
-        slot.nes.clone_from(starts.get(seed)?);
-        slot.seed = seed;
-        slot.needs_reset = false;
+        slot.start(next_episode_seed(slot.seed), starts)?;
         return Ok((0.0, false, false));
     }
     let nes = &mut slot.nes;
@@ -350,9 +352,12 @@ fn frame(
     let reward = if p.score == score && p.lines == lines {
         0.0
     } else {
+        let (lines_before, score_before) = (slot.lines, slot.score);
+        slot.lines = p.lines_decimal();
+        slot.score = p.score_decimal();
         match settings.reward {
-            Reward::Score => f64::from(p.score_decimal()) - f64::from(score_decimal(score)),
-            Reward::Lines => f64::from(p.lines_decimal()) - f64::from(lines_decimal(lines)),
+            Reward::Score => f64::from(slot.score) - f64::from(score_before),
+            Reward::Lines => f64::from(slot.lines) - f64::from(lines_before),
         }
     };
     let over = game_over(nes, events);
@@ -400,7 +405,7 @@ fn step_part(
                 *tr = truncated;
             }
         }
-        write_obs(&slot.nes, board, state);
+        slot.write_obs(board, state);
     }
     Ok(())
 }

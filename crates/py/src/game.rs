@@ -125,6 +125,19 @@ pub fn controllable(nes: &Nes) -> bool {
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
 /// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
+    let p = &nes.raw().player1;
+    write_state_with(
+        nes,
+        next_hidden,
+        p.lines_decimal(),
+        p.score_decimal(),
+        state,
+    );
+}
+
+/// [`write_state`] given the lines and the score (`lines_decimal`, `score_decimal`), which a
+/// caller that keeps them need not decode every frame.
+pub fn write_state_with(nes: &Nes, next_hidden: bool, lines: u32, score: u32, state: &mut [i32]) {
     // Built whole, then copied: one length check instead of one per field.
     let raw = nes.raw();
     let p = &raw.player1;
@@ -141,8 +154,8 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
             piece_type(raw.next_piece)
         },
         i32::from(p.level_number),
-        p.lines_decimal() as i32,
-        p.score_decimal() as i32,
+        lines as i32,
+        score as i32,
         i32::from(p.play_state),
         i32::from(p.fall_timer),
         i32::from(p.autorepeat_x),
