@@ -131,6 +131,10 @@ fn row_runs<T>(rows: &mut [T], width: usize, len: usize, parts: usize) -> Vec<Ve
     by_part
 }
 
+/// The least frames a call gives each thread: a frame is tens of nanoseconds, waking a thread
+/// and waiting for it about a microsecond on an idle core.
+const MIN_FRAMES_PER_THREAD: usize = 64;
+
 /// N frame games on a team of threads.
 pub struct FrameVector {
     settings: NesSettings,
@@ -237,8 +241,17 @@ impl FrameVector {
         work: Work<'_>,
         out: Outputs<'_>,
     ) -> Result<(), GameError> {
-        let threads = self.team.threads();
         let n = slots.len();
+        // Fewer threads than the team has when the work is too little to be worth a hand-over.
+        let frames = match work {
+            Work::Reset { .. } => MIN_FRAMES_PER_THREAD,
+            Work::Step { frames, .. } => frames,
+        };
+        let threads = self
+            .team
+            .threads()
+            .min((n * frames).div_ceil(MIN_FRAMES_PER_THREAD))
+            .max(1);
         let len = n.div_ceil(threads).max(1);
         let mut boards = runs(out.board, len * BOARD_CELLS, threads).into_iter();
         let mut states = runs(out.state, len * NES_STATE_LEN, threads).into_iter();
@@ -273,7 +286,7 @@ impl FrameVector {
         let errors: Mutex<Option<GameError>> = Mutex::new(None);
         let settings = &self.settings;
         let starts = &self.starts;
-        self.team.run(&|index| {
+        self.team.run(threads, &|index| {
             let part = parts
                 .get(index)
                 .and_then(|p| p.lock().ok().and_then(|mut p| p.take()));

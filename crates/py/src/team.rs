@@ -26,13 +26,22 @@ const SPINS_PER_CHECK: u32 = 64;
 /// A job's parts as the workers see it: `part` runs with the part's index.
 type Job<'a> = &'a (dyn Fn(usize) + Sync + 'a);
 
+/// One worker's signals.
+struct Signal {
+    /// Incremented by the caller for each job this worker takes part in (and once more to stop
+    /// it).
+    generation: AtomicUsize,
+    /// Whether the worker is parked or about to park (then the caller unparks it).
+    sleeping: AtomicBool,
+}
+
 /// What the caller and the workers share.
 struct Shared {
-    /// Incremented by the caller for each job (and once more to stop the workers).
-    generation: AtomicUsize,
-    /// The current job; written by the caller before it increments `generation`, read by the
-    /// workers after they see the new generation, and not touched again by the caller until
-    /// `pending` is back to 0.
+    /// Per worker.
+    signals: Vec<Signal>,
+    /// The current job; written by the caller before it increments the generations of the
+    /// workers it wakes, read by those after they see their new generation, and not touched
+    /// again by the caller until `pending` is back to 0.
     job: UnsafeCell<Option<Job<'static>>>,
     /// Workers that have not finished the current job.
     pending: AtomicUsize,
@@ -40,8 +49,6 @@ struct Shared {
     panicked: AtomicBool,
     /// Set when the team is dropped.
     stop: AtomicBool,
-    /// Per worker: whether it is parked or about to park (then the caller unparks it).
-    sleeping: Vec<AtomicBool>,
     /// Whether the caller is parked or about to park, waiting for the workers.
     caller_sleeping: AtomicBool,
     /// The caller's thread while it waits for a job (so the last worker can unpark it).
@@ -49,9 +56,9 @@ struct Shared {
 }
 
 // SAFETY: `job` and `caller` are written only by the caller while no worker reads them (before
-// `generation` is incremented, which workers read with `SeqCst` before they read the cells), and
-// read by the workers only between that increment and their decrement of `pending`, which the
-// caller waits for before it writes them again.
+// it increments the generations of the job's workers, which they read with `SeqCst` before they
+// read the cells), and read by those workers only between that increment and their decrement of
+// `pending`, which the caller waits for before it writes them again.
 unsafe impl Sync for Shared {}
 
 /// The caller's thread plus `threads - 1` workers.
@@ -65,12 +72,16 @@ impl Team {
     pub fn new(threads: usize) -> std::io::Result<Team> {
         let worker_count = threads.max(1) - 1;
         let shared = Arc::new(Shared {
-            generation: AtomicUsize::new(0),
+            signals: (0..worker_count)
+                .map(|_| Signal {
+                    generation: AtomicUsize::new(0),
+                    sleeping: AtomicBool::new(false),
+                })
+                .collect(),
             job: UnsafeCell::new(None),
             pending: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
             stop: AtomicBool::new(false),
-            sleeping: (0..worker_count).map(|_| AtomicBool::new(false)).collect(),
             caller_sleeping: AtomicBool::new(false),
             caller: UnsafeCell::new(None),
         });
@@ -90,10 +101,12 @@ impl Team {
         self.workers.len() + 1
     }
 
-    /// Runs `part(i)` for every `i` in `0..self.threads()`: part 0 on the calling thread, the
-    /// others on the workers; returns when all are done. A part that panicked panics here.
-    pub fn run(&mut self, part: &(dyn Fn(usize) + Sync)) {
-        if self.workers.is_empty() {
+    /// Runs `part(i)` for every `i` in `0..parts` (at most `self.threads()`): part 0 on the
+    /// calling thread, the others on the first workers (the rest are not woken); returns when
+    /// all are done. A part that panicked panics here.
+    pub fn run(&mut self, parts: usize, part: &(dyn Fn(usize) + Sync)) {
+        let parts = parts.clamp(1, self.threads());
+        if parts == 1 {
             part(0);
             return;
         }
@@ -105,10 +118,10 @@ impl Team {
             *s.job.get() = Some(std::mem::transmute::<Job<'_>, Job<'static>>(part));
             *s.caller.get() = Some(thread::current());
         }
-        s.pending.store(self.workers.len(), Ordering::SeqCst);
-        s.generation.fetch_add(1, Ordering::SeqCst);
-        for (flag, (thread, _)) in s.sleeping.iter().zip(&self.workers) {
-            if flag.swap(false, Ordering::SeqCst) {
+        s.pending.store(parts - 1, Ordering::SeqCst);
+        for (signal, (thread, _)) in s.signals.iter().zip(&self.workers).take(parts - 1) {
+            signal.generation.fetch_add(1, Ordering::SeqCst);
+            if signal.sleeping.swap(false, Ordering::SeqCst) {
                 thread.unpark();
             }
         }
@@ -132,8 +145,8 @@ impl Drop for Team {
     fn drop(&mut self) {
         let s = &*self.shared;
         s.stop.store(true, Ordering::SeqCst);
-        s.generation.fetch_add(1, Ordering::SeqCst);
-        for (thread, _) in &self.workers {
+        for (signal, (thread, _)) in s.signals.iter().zip(&self.workers) {
+            signal.generation.fetch_add(1, Ordering::SeqCst);
             thread.unpark();
         }
         for (_, handle) in self.workers.drain(..) {
@@ -169,12 +182,16 @@ fn wait_until(sleeping: &AtomicBool, done: impl Fn() -> bool) {
 
 /// A worker's loop: wait for a new generation, run its part, report.
 fn work(s: &Shared, index: usize) {
+    let Some(signal) = s.signals.get(index) else {
+        return;
+    };
     let mut seen = 0;
     loop {
-        wait_until(&s.sleeping[index], || {
-            s.generation.load(Ordering::SeqCst) != seen
+        wait_until(&signal.sleeping, || {
+            signal.generation.load(Ordering::SeqCst) != seen
         });
-        seen = s.generation.load(Ordering::SeqCst);
+        // One increment per job: the caller waits for this worker before the next.
+        seen = seen.wrapping_add(1);
         if s.stop.load(Ordering::SeqCst) {
             return;
         }

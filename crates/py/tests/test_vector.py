@@ -175,3 +175,24 @@ def test_step_frames_equals_steps(threads):
         many.step_frames(np.zeros((0, n), dtype=np.int64))
     with pytest.raises(ValueError, match="shape"):
         many.step_frames(np.zeros(n, dtype=np.int64))
+
+
+def test_frame_vector_split_between_threads():
+    """Enough games that every thread gets a run of them (a call gives a thread at least 64
+    frames): 1, 2 and 3 threads play the same games, step by step."""
+    n = 200
+    rng = np.random.default_rng(4)
+    actions = rng.integers(0, 256, size=(700, n))
+    vecs = [NesTetrisFramesVectorEnv(num_envs=n, num_threads=t, level=19) for t in (1, 2, 3)]
+    for vec in vecs:
+        vec.reset(seed=70)
+    ended = 0
+    for a in actions:
+        out = [vec.step(a) for vec in vecs]
+        for obs, r, te, tr, _ in out[1:]:
+            assert np.array_equal(obs["board"], out[0][0]["board"])
+            assert np.array_equal(obs["state"], out[0][0]["state"])
+            assert np.array_equal(r, out[0][1])
+            assert np.array_equal(te, out[0][2]) and np.array_equal(tr, out[0][3])
+        ended += int(out[0][2].sum())
+    assert ended > 0
