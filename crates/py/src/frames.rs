@@ -108,29 +108,6 @@ struct Part<'a> {
     rows: Vec<FrameRow<'a>>,
 }
 
-/// Splits `slice` into `parts` runs of `len` (the last ones shorter or empty).
-fn runs<T>(mut slice: &mut [T], len: usize, parts: usize) -> Vec<&mut [T]> {
-    (0..parts)
-        .map(|_| {
-            let at = len.min(slice.len());
-            let (head, tail) = std::mem::take(&mut slice).split_at_mut(at);
-            slice = tail;
-            head
-        })
-        .collect()
-}
-
-/// The runs of every row of `rows` (rows of `width`): `result[part][row]`.
-fn row_runs<T>(rows: &mut [T], width: usize, len: usize, parts: usize) -> Vec<Vec<&mut [T]>> {
-    let mut by_part: Vec<Vec<&mut [T]>> = (0..parts).map(|_| Vec::new()).collect();
-    for row in rows.chunks_mut(width.max(1)) {
-        for (part, run) in by_part.iter_mut().zip(runs(row, len, parts)) {
-            part.push(run);
-        }
-    }
-    by_part
-}
-
 /// The least frames a call gives each thread: a frame is tens of nanoseconds, waking a thread
 /// and waiting for it about a microsecond on an idle core.
 const MIN_FRAMES_PER_THREAD: usize = 64;
@@ -252,52 +229,73 @@ impl FrameVector {
             .threads()
             .min((n * frames).div_ceil(MIN_FRAMES_PER_THREAD))
             .max(1);
+        let settings = &self.settings;
+        let starts = &self.starts;
+        let do_part = |part: Part<'_>| match work {
+            Work::Reset { seeds } => reset_part(part, seeds, starts),
+            Work::Step { actions, frames } => step_part(part, actions, n, frames, settings, starts),
+        };
+        let all_rows = out
+            .reward
+            .chunks_mut(n.max(1))
+            .zip(out.terminated.chunks_mut(n.max(1)))
+            .zip(out.truncated.chunks_mut(n.max(1)))
+            .map(|((reward, terminated), truncated)| FrameRow {
+                reward,
+                terminated,
+                truncated,
+            });
+        if threads == 1 {
+            // On this thread, without the team or any lock.
+            return do_part(Part {
+                slots,
+                first: 0,
+                board: out.board,
+                state: out.state,
+                rows: all_rows.collect(),
+            });
+        }
         let len = n.div_ceil(threads).max(1);
-        let mut boards = runs(out.board, len * BOARD_CELLS, threads).into_iter();
-        let mut states = runs(out.state, len * NES_STATE_LEN, threads).into_iter();
-        let mut rewards = row_runs(out.reward, n, len, threads).into_iter();
-        let mut terminated = row_runs(out.terminated, n, len, threads).into_iter();
-        let mut truncated = row_runs(out.truncated, n, len, threads).into_iter();
-        let parts: Vec<Mutex<Option<Part<'_>>>> = runs(slots, len, threads)
-            .into_iter()
+        // Each frame's row split into the threads' runs.
+        let mut rows_by_part: Vec<Vec<_>> =
+            (0..threads).map(|_| Vec::with_capacity(frames)).collect();
+        for row in all_rows {
+            let runs = row
+                .reward
+                .chunks_mut(len)
+                .zip(row.terminated.chunks_mut(len))
+                .zip(row.truncated.chunks_mut(len));
+            for (part, ((reward, terminated), truncated)) in rows_by_part.iter_mut().zip(runs) {
+                part.push(FrameRow {
+                    reward,
+                    terminated,
+                    truncated,
+                });
+            }
+        }
+        let mut boards = out.board.chunks_mut(len * BOARD_CELLS);
+        let mut states = out.state.chunks_mut(len * NES_STATE_LEN);
+        let parts: Vec<Mutex<Option<Part<'_>>>> = slots
+            .chunks_mut(len)
+            .zip(rows_by_part)
             .enumerate()
-            .map(|(index, slots)| {
-                let rows = rewards
-                    .next()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .zip(terminated.next().unwrap_or_default())
-                    .zip(truncated.next().unwrap_or_default())
-                    .map(|((reward, terminated), truncated)| FrameRow {
-                        reward,
-                        terminated,
-                        truncated,
-                    })
-                    .collect();
+            .map(|(index, (slots, part_rows))| {
                 Mutex::new(Some(Part {
                     slots,
                     first: index * len,
                     board: boards.next().unwrap_or_default(),
                     state: states.next().unwrap_or_default(),
-                    rows,
+                    rows: part_rows,
                 }))
             })
             .collect();
         let errors: Mutex<Option<GameError>> = Mutex::new(None);
-        let settings = &self.settings;
-        let starts = &self.starts;
         self.team.run(threads, &|index| {
             let part = parts
                 .get(index)
                 .and_then(|p| p.lock().ok().and_then(|mut p| p.take()));
             let Some(part) = part else { return };
-            let result = match work {
-                Work::Reset { seeds } => reset_part(part, seeds, starts),
-                Work::Step { actions, frames } => {
-                    step_part(part, actions, n, frames, settings, starts)
-                }
-            };
-            if let Err(e) = result
+            if let Err(e) = do_part(part)
                 && let Ok(mut first) = errors.lock()
             {
                 first.get_or_insert(e);

@@ -36,6 +36,9 @@ except ImportError:  # pragma: no cover
     _NEXT_STEP = "NextStep"
 
 
+_INT64 = np.dtype(np.int64)
+
+
 class _CoreVectorEnv(VectorEnv):
     _kind = ""
     _options_class: type = NesOptions
@@ -74,6 +77,7 @@ class _CoreVectorEnv(VectorEnv):
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
         self._started = False
+        self._actions_shape = (n,)
 
     @property
     def num_threads(self) -> int:
@@ -111,14 +115,21 @@ class _CoreVectorEnv(VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-        # `dtype.kind` rather than `np.issubdtype`, which costs a microsecond: signed or unsigned
-        # integers.
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        if a.dtype != np.int64 or not a.flags.c_contiguous:
+        a = actions
+        # The common case first, in a few cheap tests (a frame step is a few microseconds).
+        if (
+            type(a) is not np.ndarray
+            or a.dtype is not _INT64
+            or a.shape != self._actions_shape
+            or not a.flags.c_contiguous
+        ):
+            a = np.asarray(actions)
+            if a.shape != (self.num_envs,):
+                raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+            # `dtype.kind` rather than `np.issubdtype`, which costs a microsecond: signed or
+            # unsigned integers.
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
         self._vector.step(
             a, self._board, self._state, self._mask,
