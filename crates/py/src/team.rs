@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// How long an idle thread spins (re-checking, and yielding now and then so that a thread it
 /// shares a core with still runs) before it parks: longer than the Python side of a vector step
 /// takes between two calls, short enough to waste little when the caller does other work.
-const SPIN_BEFORE_PARK: Duration = Duration::from_micros(100);
+const SPIN_BEFORE_PARK: Duration = Duration::from_micros(50);
 
 /// Spin iterations between two looks at the clock (and two `yield_now`).
 const SPINS_PER_CHECK: u32 = 64;
