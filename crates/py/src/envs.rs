@@ -852,15 +852,13 @@ impl FrameVectorCore {
         self.vector.threads()
     }
 
-    /// Resets every sub-game, game `i` with `seeds[i]`, and writes the observations (`mask`
-    /// has no columns).
+    /// Resets every sub-game, game `i` with `seeds[i]`, and writes the observations.
     fn reset(
         &mut self,
         py: Python<'_>,
         seeds: PyReadonlyArray1<'_, u64>,
         mut board: numpy::PyReadwriteArray3<'_, u8>,
         mut state: PyReadwriteArray2<'_, i32>,
-        mut mask: PyReadwriteArray2<'_, i8>,
     ) -> PyResult<()> {
         let n = self.num_envs;
         let seeds = seeds.as_slice()?;
@@ -872,7 +870,7 @@ impl FrameVectorCore {
             }
             .into());
         }
-        let (board, state) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let (board, state) = self.arrays(&mut board, &mut state)?;
         let vector = &mut self.vector;
         let out = Outputs {
             board,
@@ -893,7 +891,6 @@ impl FrameVectorCore {
         actions: PyReadonlyArray1<'_, i64>,
         mut board: numpy::PyReadwriteArray3<'_, u8>,
         mut state: PyReadwriteArray2<'_, i32>,
-        mut mask: PyReadwriteArray2<'_, i8>,
         mut reward: PyReadwriteArray1<'_, f64>,
         mut terminated: PyReadwriteArray1<'_, bool>,
         mut truncated: PyReadwriteArray1<'_, bool>,
@@ -911,7 +908,7 @@ impl FrameVectorCore {
         let reward = vec_mut(&mut reward, "reward", n)?;
         let terminated = vec_mut(&mut terminated, "terminated", n)?;
         let truncated = vec_mut(&mut truncated, "truncated", n)?;
-        let (board, state) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let (board, state) = self.arrays(&mut board, &mut state)?;
         let vector = &mut self.vector;
         let out = Outputs {
             board,
@@ -934,7 +931,6 @@ impl FrameVectorCore {
         actions: numpy::PyReadonlyArray2<'_, i64>,
         mut board: numpy::PyReadwriteArray3<'_, u8>,
         mut state: PyReadwriteArray2<'_, i32>,
-        mut mask: PyReadwriteArray2<'_, i8>,
         mut reward: PyReadwriteArray2<'_, f64>,
         mut terminated: PyReadwriteArray2<'_, bool>,
         mut truncated: PyReadwriteArray2<'_, bool>,
@@ -956,7 +952,7 @@ impl FrameVectorCore {
         let reward = rows_mut(&mut reward, "reward", frames, n)?;
         let terminated = rows_mut(&mut terminated, "terminated", frames, n)?;
         let truncated = rows_mut(&mut truncated, "truncated", frames, n)?;
-        let (board, state) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let (board, state) = self.arrays(&mut board, &mut state)?;
         let vector = &mut self.vector;
         let out = Outputs {
             board,
@@ -981,13 +977,11 @@ impl FrameVectorCore {
 }
 
 impl FrameVectorCore {
-    /// The board and state arrays as slices, after checking their shapes (and that `mask` has
-    /// no columns).
+    /// The board and state arrays as slices, after checking their shapes.
     fn arrays<'a>(
         &self,
         board: &'a mut numpy::PyReadwriteArray3<'_, u8>,
         state: &'a mut PyReadwriteArray2<'_, i32>,
-        mask: &mut PyReadwriteArray2<'_, i8>,
     ) -> PyResult<(&'a mut [u8], &'a mut [i32])> {
         let n = self.num_envs;
         let shape = board.shape().to_vec();
@@ -1003,7 +997,6 @@ impl FrameVectorCore {
             .as_slice_mut()
             .map_err(|_| ArgError::NotContiguous("board"))?;
         let state = rows_mut(state, "state", n, NES_STATE_LEN)?;
-        rows_mut(mask, "mask", n, 0)?;
         Ok((board, state))
     }
 }

@@ -78,6 +78,12 @@ class _CoreVectorEnv(VectorEnv):
         self._truncated = np.zeros(n, dtype=bool)
         self._started = False
         self._actions_shape = (n,)
+        # The arrays each call of the core writes (the frame core has no action mask).
+        observation = (self._board, self._state)
+        if self._core_class is not _playfield.FrameVectorCore:
+            observation += (self._mask,)
+        self._observation_arrays = observation
+        self._step_arrays = observation + (self._reward, self._terminated, self._truncated)
 
     @property
     def num_threads(self) -> int:
@@ -108,7 +114,7 @@ class _CoreVectorEnv(VectorEnv):
             seeds = np.asarray(seed, dtype=np.uint64)
             if seeds.shape != (n,):
                 raise ValueError(f"seed must be an int or {n} ints, got shape {seeds.shape}")
-        self._vector.reset(seeds, self._board, self._state, self._mask)
+        self._vector.reset(seeds, *self._observation_arrays)
         self._started = True
         return self._obs(), {}
 
@@ -131,10 +137,7 @@ class _CoreVectorEnv(VectorEnv):
             if a.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
-        self._vector.step(
-            a, self._board, self._state, self._mask,
-            self._reward, self._terminated, self._truncated,
-        )
+        self._vector.step(a, *self._step_arrays)
         if self.copy:
             return (
                 self._obs(), self._reward.copy(), self._terminated.copy(),
@@ -201,9 +204,7 @@ class NesTetrisFramesVectorEnv(_CoreVectorEnv):
         reward = np.empty((frames, self.num_envs), dtype=np.float64)
         terminated = np.empty((frames, self.num_envs), dtype=bool)
         truncated = np.empty((frames, self.num_envs), dtype=bool)
-        self._vector.step_frames(
-            a, self._board, self._state, self._mask, reward, terminated, truncated
-        )
+        self._vector.step_frames(a, self._board, self._state, reward, terminated, truncated)
         # The last frame's, as `step` keeps them.
         self._reward[:] = reward[-1]
         self._terminated[:] = terminated[-1]
