@@ -65,6 +65,9 @@ unsafe impl Sync for Shared {}
 pub struct Team {
     shared: Arc<Shared>,
     workers: Vec<(Thread, JoinHandle<()>)>,
+    /// The process that started the workers: a child forked from it has none of them (only
+    /// the forking thread survives a fork), so there the caller runs every part itself.
+    process: u32,
 }
 
 impl Team {
@@ -93,7 +96,11 @@ impl Team {
                 .spawn(move || work(&s, index))?;
             workers.push((handle.thread().clone(), handle));
         }
-        Ok(Team { shared, workers })
+        Ok(Team {
+            shared,
+            workers,
+            process: std::process::id(),
+        })
     }
 
     /// Threads of the team, the caller included.
@@ -108,6 +115,10 @@ impl Team {
         let parts = parts.clamp(1, self.threads());
         if parts == 1 {
             part(0);
+            return;
+        }
+        if std::process::id() != self.process {
+            (0..parts).for_each(part);
             return;
         }
         let s = &*self.shared;
@@ -143,6 +154,10 @@ impl Team {
 
 impl Drop for Team {
     fn drop(&mut self) {
+        if std::process::id() != self.process {
+            // A forked child: the workers are not here to be stopped or joined.
+            return;
+        }
         let s = &*self.shared;
         s.stop.store(true, Ordering::SeqCst);
         for (signal, (thread, _)) in s.signals.iter().zip(&self.workers) {

@@ -1,5 +1,9 @@
 """The native vector environment against N single environments."""
 
+import os
+import select
+import signal
+
 import numpy as np
 import pytest
 
@@ -196,3 +200,34 @@ def test_frame_vector_split_between_threads():
             assert np.array_equal(te, out[0][2]) and np.array_equal(tr, out[0][3])
         ended += int(out[0][2].sum())
     assert ended > 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_frame_vector_in_a_forked_child():
+    """A child forked after the threads started has none of them: its calls run on the
+    calling thread and play the same games."""
+    n = 200
+    vec = NesTetrisFramesVectorEnv(num_envs=n, num_threads=2, level=19)
+    vec.reset(seed=3)
+    actions = np.random.default_rng(5).integers(0, 256, size=(50, n))
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: step, send the last state, exit without pytest's teardown
+        try:
+            for a in actions:
+                obs, *_ = vec.step(a)
+            os.write(write, obs["state"].tobytes())
+        finally:
+            os._exit(0)
+    os.close(write)
+    # A child waiting for threads it does not have would hang: give it a minute.
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    assert ready, "the forked child did not finish"
+    with os.fdopen(read, "rb") as f:
+        child_state = f.read()
+    for a in actions:
+        obs, *_ = vec.step(a)
+    assert child_state == obs["state"].tobytes()
