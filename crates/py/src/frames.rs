@@ -402,6 +402,26 @@ fn step_part(
     };
     let boards = board.chunks_exact_mut(BOARD_CELLS);
     let states = state.chunks_exact_mut(NES_STATE_LEN);
+    if let [row] = rows.as_mut_slice() {
+        // One frame (`step`): the same, in one pass over the games and their outputs.
+        let actions = actions.get(first..).unwrap_or_default();
+        let flags = row
+            .reward
+            .iter_mut()
+            .zip(row.terminated.iter_mut())
+            .zip(row.truncated.iter_mut());
+        for ((((slot, &action), board), state), ((r, te), tr)) in slots
+            .iter_mut()
+            .zip(actions)
+            .zip(boards)
+            .zip(states)
+            .zip(flags)
+        {
+            (*r, *te, *tr) = frame(slot, action, allowed, settings, starts)?;
+            slot.write_obs(board, state);
+        }
+        return Ok(());
+    }
     for (j, ((slot, board), state)) in slots.iter_mut().zip(boards).zip(states).enumerate() {
         let game_actions = actions.iter().skip(first + j).step_by(num_envs.max(1));
         for (row, &action) in rows.iter_mut().zip(game_actions).take(frames) {
