@@ -20,6 +20,14 @@ use std::time::{Duration, Instant};
 /// takes between two calls, short enough to waste little when the caller does other work.
 const SPIN_BEFORE_PARK: Duration = Duration::from_micros(50);
 
+/// Calls in a row whose threads gained under a tenth over the caller alone after which the
+/// team runs the next [`ALONE_CALLS`] calls on the caller alone (see [`Team::run`]).
+const LOSSES_BEFORE_ALONE: u32 = 8;
+
+/// Calls run on the caller alone after [`LOSSES_BEFORE_ALONE`] losses, before the threads are
+/// tried again.
+const ALONE_CALLS: u32 = 200;
+
 /// Spin iterations between two looks at the clock (and two `yield_now`).
 const SPINS_PER_CHECK: u32 = 64;
 
@@ -68,6 +76,10 @@ pub struct Team {
     /// The process that started the workers: a child forked from it has none of them (only
     /// the forking thread survives a fork), so there the caller runs every part itself.
     process: u32,
+    /// Calls in a row that the threads did not make faster.
+    losses: u32,
+    /// Calls still to run on the caller alone.
+    alone_for: u32,
 }
 
 impl Team {
@@ -100,6 +112,8 @@ impl Team {
             shared,
             workers,
             process: std::process::id(),
+            losses: 0,
+            alone_for: 0,
         })
     }
 
@@ -111,6 +125,13 @@ impl Team {
     /// Runs `part(i)` for every `i` in `0..parts` (at most `self.threads()`): part 0 on the
     /// calling thread, the others on the first workers (the rest are not woken); returns when
     /// all are done. A part that panicked panics here.
+    ///
+    /// When the workers do not keep up — on a machine whose other jobs leave this process about
+    /// one core, threads that share it take turns and each hand-over waits for a time slice —
+    /// the caller runs every part itself for a while: after [`LOSSES_BEFORE_ALONE`] calls in a
+    /// row that took over nine tenths of what the caller alone would have (its own part's time
+    /// times the parts), the next [`ALONE_CALLS`] calls, then the threads are tried again. The
+    /// parts and so the results are the same either way.
     pub fn run(&mut self, parts: usize, part: &(dyn Fn(usize) + Sync)) {
         let parts = parts.clamp(1, self.threads());
         if parts == 1 {
@@ -121,6 +142,12 @@ impl Team {
             (0..parts).for_each(part);
             return;
         }
+        if self.alone_for > 0 {
+            self.alone_for -= 1;
+            (0..parts).for_each(part);
+            return;
+        }
+        let start = Instant::now();
         let s = &*self.shared;
         // SAFETY: the workers are idle (the last job's `pending` reached 0 before `run`
         // returned, and `&mut self` excludes another `run`), so nobody reads the cells; the
@@ -137,8 +164,19 @@ impl Team {
             }
         }
         let mine = catch_unwind(AssertUnwindSafe(|| part(0)));
+        let own = start.elapsed();
         // Wait for the workers even if part 0 panicked: they still hold `part`.
         wait_until(&s.caller_sleeping, || s.pending.load(Ordering::SeqCst) == 0);
+        let alone = own.saturating_mul(u32::try_from(parts).unwrap_or(u32::MAX));
+        if start.elapsed().saturating_mul(10) > alone.saturating_mul(9) {
+            self.losses += 1;
+            if self.losses >= LOSSES_BEFORE_ALONE {
+                self.losses = 0;
+                self.alone_for = ALONE_CALLS;
+            }
+        } else {
+            self.losses = 0;
+        }
         // SAFETY: every worker is done with the job.
         unsafe {
             *s.job.get() = None;
