@@ -21,12 +21,19 @@ use std::time::{Duration, Instant};
 const SPIN_BEFORE_PARK: Duration = Duration::from_micros(50);
 
 /// Calls in a row whose threads gained under a tenth over the caller alone after which the
-/// team runs the next [`ALONE_CALLS`] calls on the caller alone (see [`Team::run`]).
+/// team runs calls on the caller alone for a while (see [`Team::run`]).
 const LOSSES_BEFORE_ALONE: u32 = 8;
 
-/// Calls run on the caller alone after [`LOSSES_BEFORE_ALONE`] losses, before the threads are
-/// tried again.
+/// Losses in a row that send the team back to the caller alone when it tries the threads again
+/// (the first call then wakes workers that slept).
+const LOSSES_WHEN_TRYING_AGAIN: u32 = 2;
+
+/// Calls run on the caller alone the first time; doubled each time the threads, tried again,
+/// still lose, up to [`MAX_ALONE_CALLS`].
 const ALONE_CALLS: u32 = 200;
+
+/// The most calls run on the caller alone before the threads are tried again.
+const MAX_ALONE_CALLS: u32 = 200 * 1024;
 
 /// Spin iterations between two looks at the clock (and two `yield_now`).
 const SPINS_PER_CHECK: u32 = 64;
@@ -78,8 +85,12 @@ pub struct Team {
     process: u32,
     /// Calls in a row that the threads did not make faster.
     losses: u32,
+    /// Losses in a row that send the team to the caller alone.
+    losses_allowed: u32,
     /// Calls still to run on the caller alone.
     alone_for: u32,
+    /// Calls to run on the caller alone the next time.
+    alone_next: u32,
 }
 
 impl Team {
@@ -113,7 +124,9 @@ impl Team {
             workers,
             process: std::process::id(),
             losses: 0,
+            losses_allowed: LOSSES_BEFORE_ALONE,
             alone_for: 0,
+            alone_next: ALONE_CALLS,
         })
     }
 
@@ -130,8 +143,10 @@ impl Team {
     /// one core, threads that share it take turns and each hand-over waits for a time slice —
     /// the caller runs every part itself for a while: after [`LOSSES_BEFORE_ALONE`] calls in a
     /// row that took over nine tenths of what the caller alone would have (its own part's time
-    /// times the parts), the next [`ALONE_CALLS`] calls, then the threads are tried again. The
-    /// parts and so the results are the same either way.
+    /// times the parts), the next [`ALONE_CALLS`] calls, then the threads are tried again; if
+    /// they lose again ([`LOSSES_WHEN_TRYING_AGAIN`] calls in a row), twice as many calls alone,
+    /// and so on up to [`MAX_ALONE_CALLS`]; a call they win resets all this. The parts and so the
+    /// results are the same either way.
     pub fn run(&mut self, parts: usize, part: &(dyn Fn(usize) + Sync)) {
         let parts = parts.clamp(1, self.threads());
         if parts == 1 {
@@ -170,12 +185,16 @@ impl Team {
         let alone = own.saturating_mul(u32::try_from(parts).unwrap_or(u32::MAX));
         if start.elapsed().saturating_mul(10) > alone.saturating_mul(9) {
             self.losses += 1;
-            if self.losses >= LOSSES_BEFORE_ALONE {
+            if self.losses >= self.losses_allowed {
                 self.losses = 0;
-                self.alone_for = ALONE_CALLS;
+                self.losses_allowed = LOSSES_WHEN_TRYING_AGAIN;
+                self.alone_for = self.alone_next;
+                self.alone_next = self.alone_next.saturating_mul(2).min(MAX_ALONE_CALLS);
             }
         } else {
             self.losses = 0;
+            self.losses_allowed = LOSSES_BEFORE_ALONE;
+            self.alone_next = ALONE_CALLS;
         }
         // SAFETY: every worker is done with the job.
         unsafe {
