@@ -1,5 +1,6 @@
-//! The frame vector environment's games: N engines stepped one frame per call, each writing its
-//! observation, reward and flags into row `i` of the batched arrays.
+//! The frame vector environment's games: N engines stepped one frame per call (or K, for
+//! `step_frames`), each writing its observation, rewards and flags into row `i` of the batched
+//! arrays.
 //!
 //! The games are the single frame environment's (`FrameGame`), kept lean for the vector: the
 //! engines sit in one contiguous `Vec` without the buttons history a single environment keeps for
@@ -108,8 +109,9 @@ struct Part<'a> {
     rows: Vec<FrameRow<'a>>,
 }
 
-/// The least frames a call gives each thread: a frame is tens of nanoseconds, waking a thread
-/// and waiting for it about a microsecond on an idle core.
+/// The least frames a call gives each thread (chosen, not tuned): a frame is tens of
+/// nanoseconds, and a hand-over is at least a few cache lines passed between cores, or a wake-up
+/// through the kernel when the thread slept.
 const MIN_FRAMES_PER_THREAD: usize = 64;
 
 /// N frame games on a team of threads.

@@ -6,7 +6,10 @@
 //! kernel, putting the caller to sleep until the job is done, then waking it — is more than the
 //! second core gives back. Here the caller works on its own part instead of sleeping, and an idle
 //! worker spins for a short while ([`SPIN_BEFORE_PARK`]) before it parks, so the steps of a loop
-//! that calls again within that time hand over through memory alone.
+//! that calls again within that time hand over through memory alone. When the workers do not
+//! keep up (a machine whose other jobs leave the process about one core) the caller runs the
+//! parts itself for a while ([`Team::run`]), and in a child forked after the workers started
+//! (which has none of them) always.
 
 use std::cell::UnsafeCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
