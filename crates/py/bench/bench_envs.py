@@ -4,6 +4,8 @@
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py engine
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py vector-frames --threads 1
     taskset -c 0,1 .venv/bin/python crates/py/bench/bench_envs.py vector-frames --threads 2
+    taskset -c 0,1 .venv/bin/python crates/py/bench/bench_envs.py vector-frames --threads 2 \
+        --frames-per-call 16
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py placement --level 18 --input X.
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py placement --no-soft-drop --no-das
     taskset -c 0 .venv/bin/python crates/py/bench/bench_envs.py vector-placement --threads 1
@@ -75,18 +77,26 @@ def vector_frames(args):
     )
     env.reset(seed=0)
     rng = np.random.default_rng(0)
-    batches = [rng.integers(0, 256, size=args.envs) for _ in range(64)]
+    k = args.frames_per_call
+    if k == 1:
+        batches = [rng.integers(0, 256, size=args.envs) for _ in range(64)]
+        call = env.step
+    else:
+        batches = [rng.integers(0, 256, size=(k, args.envs)) for _ in range(max(1, 64 // k))]
+        call = env.step_frames
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < args.seconds:
         for a in batches:
-            env.step(a)
-        steps += len(batches)
-    elapsed = time.perf_counter() - start
+            call(a)
+        steps += len(batches) * k
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     THREADS[:] = thread_cpu_seconds()  # while the pool's threads are alive
+    how = "step" if k == 1 else f"step_frames, {k} frames per call"
     return (
-        f"NesTetrisFramesVectorEnv {args.envs} envs, {args.threads} thread(s): "
-        f"{steps * args.envs / elapsed:,.0f} frames/s"
+        f"NesTetrisFramesVectorEnv {args.envs} envs, {args.threads} thread(s), {how}: "
+        f"{steps * args.envs / elapsed:,.0f} frames/s ({steps * args.envs / cpu:,.0f} per CPU "
+        f"second)"
     )
 
 
@@ -256,6 +266,10 @@ if __name__ == "__main__":
     p.add_argument("--input", default="X.")
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument(
+        "--frames-per-call", type=int, default=1,
+        help="vector-frames: frames per call (1: step; more: step_frames)",
+    )
     p.add_argument("--info-buttons", action="store_true")
     p.add_argument("--steps", type=int, default=3000, help="breakdown: steps per run")
     p.add_argument("--das", action=argparse.BooleanOptionalAction, default=True)

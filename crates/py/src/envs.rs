@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use crate::error::{ArgError, Dims, GameError};
+use crate::frames::{FrameVector, Outputs};
 use crate::game::{
     COLS, FrameGame, NES_ACTIONS, NES_STATE_LEN, NesSettings, PlacementGame, ROWS, Reward,
     STANDARD_ACTIONS, STANDARD_STATE_LEN, StandardEnvGame, StandardSettings, StepOutcome,
@@ -23,6 +24,7 @@ use crate::nes::input_model;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<EnvCore>()?;
     m.add_class::<VectorCore>()?;
+    m.add_class::<FrameVectorCore>()?;
     m.add("NES_ACTIONS", NES_ACTIONS)?;
     m.add("STANDARD_ACTIONS", STANDARD_ACTIONS)?;
     m.add("STANDARD_STATE_LEN", STANDARD_STATE_LEN)?;
@@ -803,5 +805,198 @@ impl VectorCore {
         };
         let mask = rows_mut(mask, "mask", n, m)?;
         Ok((board, state, mask))
+    }
+}
+
+/// The threads of a vector environment: `num_threads`, or one per core.
+fn thread_count(num_threads: Option<usize>) -> PyResult<usize> {
+    match num_threads {
+        Some(0) => Err(ArgError::Zero("num_threads").into()),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// N frame games (`NesTetrisFrames-v0`) stepped together, one run of consecutive games per
+/// thread, writing into batched numpy arrays (the same methods as `VectorCore`). Sub-games that
+/// ended are reset on the next step (Gymnasium's next-step autoreset): their action is ignored
+/// and they report reward 0, not terminated, not truncated.
+#[pyclass(module = "playfield._playfield")]
+pub struct FrameVectorCore {
+    vector: FrameVector,
+    num_envs: usize,
+}
+
+#[pymethods]
+impl FrameVectorCore {
+    /// `num_envs` copies of `template`'s frame game, stepped on `num_threads` threads (default:
+    /// one per core; the calling thread is one of them).
+    #[new]
+    #[pyo3(signature = (template, num_envs, num_threads = None))]
+    fn new(template: &EnvCore, num_envs: usize, num_threads: Option<usize>) -> PyResult<Self> {
+        if num_envs == 0 {
+            return Err(ArgError::Zero("num_envs").into());
+        }
+        let AnyGame::Frame(game) = &template.game else {
+            return Err(ArgError::NotFrames.into());
+        };
+        let threads = thread_count(num_threads)?;
+        let vector =
+            FrameVector::new(game.settings.clone(), num_envs, threads).map_err(ArgError::from)?;
+        Ok(FrameVectorCore { vector, num_envs })
+    }
+
+    /// Threads stepping the games.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.vector.threads()
+    }
+
+    /// Resets every sub-game, game `i` with `seeds[i]`, and writes the observations.
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seeds: PyReadonlyArray1<'_, u64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+    ) -> PyResult<()> {
+        let n = self.num_envs;
+        let seeds = seeds.as_slice()?;
+        if seeds.len() != n {
+            return Err(ArgError::Length {
+                name: "seeds",
+                want: n,
+                got: seeds.len(),
+            }
+            .into());
+        }
+        let (board, state) = self.arrays(&mut board, &mut state)?;
+        let vector = &mut self.vector;
+        let out = Outputs {
+            board,
+            state,
+            reward: &mut [],
+            terminated: &mut [],
+            truncated: &mut [],
+        };
+        Ok(py.detach(|| vector.reset(seeds, out))?)
+    }
+
+    /// Steps every sub-game one frame with its action (a buttons byte) and writes observations,
+    /// rewards and flags.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut reward: PyReadwriteArray1<'_, f64>,
+        mut terminated: PyReadwriteArray1<'_, bool>,
+        mut truncated: PyReadwriteArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let n = self.num_envs;
+        let actions = actions.as_slice()?;
+        if actions.len() != n {
+            return Err(ArgError::BatchLength {
+                name: "actions",
+                want: n,
+                got: actions.len(),
+            }
+            .into());
+        }
+        let reward = vec_mut(&mut reward, "reward", n)?;
+        let terminated = vec_mut(&mut terminated, "terminated", n)?;
+        let truncated = vec_mut(&mut truncated, "truncated", n)?;
+        let (board, state) = self.arrays(&mut board, &mut state)?;
+        let vector = &mut self.vector;
+        let out = Outputs {
+            board,
+            state,
+            reward,
+            terminated,
+            truncated,
+        };
+        Ok(py.detach(|| vector.step(actions, 1, out))?)
+    }
+
+    /// Steps every sub-game `K` frames in one call: sub-game `i` plays `actions[k, i]` at frame
+    /// `k` (as `K` calls of `step`, autoresets included; every action must be a buttons byte).
+    /// Writes the observations after the last frame, and each frame's rewards and flags into
+    /// row `k` of `reward`, `terminated` and `truncated` (K × num_envs).
+    #[allow(clippy::too_many_arguments)]
+    fn step_frames(
+        &mut self,
+        py: Python<'_>,
+        actions: numpy::PyReadonlyArray2<'_, i64>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut reward: PyReadwriteArray2<'_, f64>,
+        mut terminated: PyReadwriteArray2<'_, bool>,
+        mut truncated: PyReadwriteArray2<'_, bool>,
+    ) -> PyResult<()> {
+        let n = self.num_envs;
+        let shape = actions.shape().to_vec();
+        let frames = shape.first().copied().unwrap_or(0);
+        if frames == 0 || shape != [frames, n] {
+            return Err(ArgError::Shape {
+                name: "actions",
+                want: Dims(vec![frames.max(1), n]),
+                got: shape,
+            }
+            .into());
+        }
+        let actions = actions
+            .as_slice()
+            .map_err(|_| ArgError::NotContiguous("actions"))?;
+        let reward = rows_mut(&mut reward, "reward", frames, n)?;
+        let terminated = rows_mut(&mut terminated, "terminated", frames, n)?;
+        let truncated = rows_mut(&mut truncated, "truncated", frames, n)?;
+        let (board, state) = self.arrays(&mut board, &mut state)?;
+        let vector = &mut self.vector;
+        let out = Outputs {
+            board,
+            state,
+            reward,
+            terminated,
+            truncated,
+        };
+        Ok(py.detach(|| vector.step(actions, frames, out))?)
+    }
+
+    /// The seeds of the sub-games' current episodes.
+    fn seeds(&self) -> Vec<u64> {
+        self.vector.seeds()
+    }
+
+    /// The seed of sub-game `index` when the vector is reset with `seed`.
+    #[staticmethod]
+    fn sub_seed(seed: u64, index: usize) -> u64 {
+        vector_seed(seed, index)
+    }
+}
+
+impl FrameVectorCore {
+    /// The board and state arrays as slices, after checking their shapes.
+    fn arrays<'a>(
+        &self,
+        board: &'a mut numpy::PyReadwriteArray3<'_, u8>,
+        state: &'a mut PyReadwriteArray2<'_, i32>,
+    ) -> PyResult<(&'a mut [u8], &'a mut [i32])> {
+        let n = self.num_envs;
+        let shape = board.shape().to_vec();
+        if shape != [n, ROWS, COLS] {
+            return Err(ArgError::Shape {
+                name: "board",
+                want: Dims(vec![n, ROWS, COLS]),
+                got: shape,
+            }
+            .into());
+        }
+        let board = board
+            .as_slice_mut()
+            .map_err(|_| ArgError::NotContiguous("board"))?;
+        let state = rows_mut(state, "state", n, NES_STATE_LEN)?;
+        Ok((board, state))
     }
 }

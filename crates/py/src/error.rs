@@ -212,6 +212,12 @@ pub enum ArgError {
     /// The thread pool could not be started.
     #[error("cannot start threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The frame vector environment's threads could not be started.
+    #[error("cannot start the vector environment's threads: {0}")]
+    TeamThreads(#[from] std::io::Error),
+    /// A frame vector environment made from another environment's template.
+    #[error("FrameVectorCore needs a frame environment's template (EnvCore.nes_frames)")]
+    NotFrames,
     /// A call of the NES placement environment on another environment.
     #[error("{0}() is for the NES placement environment")]
     NotPlacement(&'static str),
@@ -291,7 +297,9 @@ impl From<ArgError> for PyErr {
     fn from(e: ArgError) -> PyErr {
         match e {
             ArgError::ButtonsType { .. } => PyTypeError::new_err(e.to_string()),
-            ArgError::Threads(_) | ArgError::Json { .. } => PyRuntimeError::new_err(e.to_string()),
+            ArgError::Threads(_) | ArgError::TeamThreads(_) | ArgError::Json { .. } => {
+                PyRuntimeError::new_err(e.to_string())
+            }
             _ => PyValueError::new_err(e.to_string()),
         }
     }

@@ -122,29 +122,50 @@ pub fn controllable(nes: &Nes) -> bool {
         && nes.raw().player1.play_state == play_state::ACTIVE
 }
 
-/// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`).
+/// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
+/// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
     let p = &nes.raw().player1;
-    let in_play = nes.raw().game_mode == game_mode::PLAY;
+    write_state_with(
+        nes,
+        next_hidden,
+        p.lines_decimal(),
+        p.score_decimal(),
+        state,
+    );
+}
+
+/// [`write_state`] given the lines and the score (`lines_decimal`, `score_decimal`), which a
+/// caller that keeps them need not decode every frame.
+pub fn write_state_with(nes: &Nes, next_hidden: bool, lines: u32, score: u32, state: &mut [i32]) {
+    // Built whole, then copied: one length check instead of one per field.
+    let raw = nes.raw();
+    let p = &raw.player1;
+    let in_play = raw.game_mode == game_mode::PLAY;
     let orientation = if in_play { p.current_piece } else { 0x13 };
-    state[0] = piece_type(orientation);
-    state[1] = i32::from(orientation.min(19));
-    state[2] = i32::from(p.tetrimino_x);
-    state[3] = i32::from(p.tetrimino_y);
-    state[4] = if next_hidden || !in_play {
-        NO_PIECE
-    } else {
-        piece_type(nes.raw().next_piece)
-    };
-    state[5] = i32::from(p.level_number);
-    state[6] = p.lines_decimal() as i32;
-    state[7] = p.score_decimal() as i32;
-    state[8] = i32::from(p.play_state);
-    state[9] = i32::from(p.fall_timer);
-    state[10] = i32::from(p.autorepeat_x);
-    state[11] = i32::from(p.autorepeat_y as i8);
-    state[12] = i32::from(nes.raw().game_mode);
-    state[13] = i32::from(controllable(nes));
+    let fields: [i32; NES_STATE_LEN] = [
+        piece_type(orientation),
+        i32::from(orientation.min(19)),
+        i32::from(p.tetrimino_x),
+        i32::from(p.tetrimino_y),
+        if next_hidden || !in_play {
+            NO_PIECE
+        } else {
+            piece_type(raw.next_piece)
+        },
+        i32::from(p.level_number),
+        lines as i32,
+        score as i32,
+        i32::from(p.play_state),
+        i32::from(p.fall_timer),
+        i32::from(p.autorepeat_x),
+        i32::from(p.autorepeat_y as i8),
+        i32::from(raw.game_mode),
+        i32::from(controllable(nes)),
+    ];
+    if let Some(out) = state.get_mut(..NES_STATE_LEN) {
+        out.copy_from_slice(&fields);
+    }
 }
 
 /// The score and the lines of a game, what a reward is counted from.
@@ -200,30 +221,42 @@ impl Recorded {
         })
     }
 
-    /// Why the game is over, if it is: top-out or B-type complete in `events`, the engine
-    /// stopped, or play left (the reset combo, the curtain ended).
+    /// Why the game is over, if it is (see [`game_over`]).
     fn over(&self, events: Events) -> bool {
-        events.has(Events::TOP_OUT)
-            || events.has(Events::B_TYPE_GOAL)
-            || self.nes.unsupported().is_some()
-            || self.nes.raw().game_mode != game_mode::PLAY
+        game_over(&self.nes, events)
     }
 
-    /// Whether a cap of `config` stops the game.
+    /// Whether a cap of `config` stops the game (see [`capped`]).
     fn capped(&self, config: &GameConfig) -> bool {
-        if let Some(cap) = config.max_frames
-            && self.nes.frame() >= cap
-        {
-            return true;
-        }
-        if let Some(cap) = config.max_lines
-            && config.game_type == GameType::A
-            && self.nes.lines() >= cap
-        {
-            return true;
-        }
-        false
+        capped(&self.nes, config)
     }
+}
+
+/// Whether the game is over after a frame that raised `events`: top-out or B-type complete, the
+/// engine stopped, or play left (the reset combo, the curtain ended).
+#[must_use]
+pub fn game_over(nes: &Nes, events: Events) -> bool {
+    events.has(Events::TOP_OUT)
+        || events.has(Events::B_TYPE_GOAL)
+        || nes.unsupported().is_some()
+        || nes.raw().game_mode != game_mode::PLAY
+}
+
+/// Whether a cap of `config` (frames since power-on, lines of an A-type game) stops the game.
+#[must_use]
+pub fn capped(nes: &Nes, config: &GameConfig) -> bool {
+    if let Some(cap) = config.max_frames
+        && nes.frame() >= cap
+    {
+        return true;
+    }
+    if let Some(cap) = config.max_lines
+        && config.game_type == GameType::A
+        && nes.lines() >= cap
+    {
+        return true;
+    }
+    false
 }
 
 /// The lowest `autorepeatY` of the opening delay at which the first piece is planned, as the

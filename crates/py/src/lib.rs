@@ -4,7 +4,8 @@
 //!   games for benchmarks (`play_nes_game`, `nes_game_seed`).
 //! - [`game`]: the environments' game logic in Rust (placement steps, frame steps, Fahey's
 //!   Standard Tetris), shared by the single environments and the vector environment.
-//! - [`envs`]: the Python classes behind the Gymnasium environments and the vector environment.
+//! - [`envs`]: the Python classes behind the Gymnasium environments and the vector environments.
+//! - [`frames`]: the frame vector environment's games, stepped on a [`team`] of threads.
 //! - [`standard`]: Standard Tetris games and players.
 //! - [`error`]: the bindings' errors and the Python exceptions they become.
 //!
@@ -15,9 +16,11 @@ use pyo3::prelude::*;
 
 mod envs;
 mod error;
+mod frames;
 mod game;
 mod nes;
 mod standard;
+mod team;
 
 /// The extension module.
 #[pymodule]

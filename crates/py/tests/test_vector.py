@@ -1,5 +1,9 @@
 """The native vector environment against N single environments."""
 
+import os
+import select
+import signal
+
 import numpy as np
 import pytest
 
@@ -86,3 +90,144 @@ def test_thread_counts_give_the_same_games():
             total += r
         results.append((obs["board"].copy(), obs["state"].copy(), total))
     assert all(np.array_equal(a, b) for a, b in zip(*results))
+
+
+def test_frame_vector_threads_more_than_games_and_bad_actions():
+    """More threads than games (some threads get no game), and actions outside a buttons byte
+    refused before any game moves."""
+    results = []
+    for threads in (1, 4):
+        vec = NesTetrisFramesVectorEnv(num_envs=3, num_threads=threads, level=18)
+        assert vec.num_threads == threads
+        vec.reset(seed=5)
+        rng = np.random.default_rng(2)
+        total = np.zeros(3)
+        ended = 0
+        for step in range(2000):
+            actions = rng.integers(0, 256, size=3)
+            if step % 100 == 0:
+                with pytest.raises(ValueError, match="sub-environment 2"):
+                    vec.step(np.array([0, 255, 256]))
+                with pytest.raises(ValueError, match="sub-environment 0"):
+                    vec.step(np.array([-1, 0, 0]))
+            obs, r, te, tr, _ = vec.step(actions)
+            total += r
+            ended += int(te.sum() + tr.sum())
+        results.append((obs["board"].copy(), obs["state"].copy(), total, ended))
+        vec.close()
+    # The refused steps changed nothing: the games are those a single environment plays.
+    singles = [NesTetrisFramesEnv(level=18) for _ in range(3)]
+    single_obs = [env.reset(seed=5 + i)[0] for i, env in enumerate(singles)]
+    rng = np.random.default_rng(2)
+    pending = [False] * 3
+    for step in range(2000):
+        actions = rng.integers(0, 256, size=3)
+        for i, env in enumerate(singles):
+            if pending[i]:
+                single_obs[i], _ = env.reset()
+                pending[i] = False
+            else:
+                single_obs[i], _, te, tr, _ = env.step(int(actions[i]))
+                pending[i] = te or tr
+    (b1, s1, t1, e1), (b4, s4, t4, e4) = results
+    assert np.array_equal(b1, b4) and np.array_equal(s1, s4) and np.array_equal(t1, t4)
+    assert e1 == e4 and e1 > 0
+    for i in range(3):
+        assert np.array_equal(b1[i], single_obs[i]["board"])
+        assert np.array_equal(s1[i], single_obs[i]["state"])
+
+
+def test_frame_vector_step_before_reset_and_seeds():
+    vec = NesTetrisFramesVectorEnv(num_envs=2, num_threads=2, level=18)
+    with pytest.raises(RuntimeError):
+        vec.step(np.zeros(2, dtype=np.int64))
+    vec.reset(seed=11)
+    assert vec.seeds() == [11, 12]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_step_frames_equals_steps(threads):
+    """K frames per call play the same games as K calls of step, autoresets included."""
+    n, k, calls = 5, 37, 60
+    rng = np.random.default_rng(3)
+    actions = rng.integers(0, 256, size=(calls, k, n))
+    one = NesTetrisFramesVectorEnv(num_envs=n, num_threads=threads, level=19)
+    many = NesTetrisFramesVectorEnv(num_envs=n, num_threads=threads, level=19)
+    one.reset(seed=40)
+    many.reset(seed=40)
+    ended = 0
+    for c in range(calls):
+        rewards, terms, truncs = [], [], []
+        for f in range(k):
+            obs1, r, te, tr, _ = one.step(actions[c, f])
+            rewards.append(r)
+            terms.append(te)
+            truncs.append(tr)
+        obs2, r2, te2, tr2, _ = many.step_frames(actions[c])
+        assert r2.shape == (k, n) and te2.shape == (k, n) and tr2.shape == (k, n)
+        assert np.array_equal(np.array(rewards), r2)
+        assert np.array_equal(np.array(terms), te2)
+        assert np.array_equal(np.array(truncs), tr2)
+        for key in obs1:
+            assert np.array_equal(obs1[key], obs2[key]), (c, key)
+        ended += int(te2.sum() + tr2.sum())
+    assert ended > 0, "the run should cover autoreset"
+    assert one.seeds() == many.seeds()
+    with pytest.raises(ValueError, match="sub-environment 3"):
+        many.step_frames(np.array([[0] * n, [0, 0, 0, 256, 0]]))
+    with pytest.raises(ValueError, match="shape"):
+        many.step_frames(np.zeros((0, n), dtype=np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        many.step_frames(np.zeros(n, dtype=np.int64))
+
+
+def test_frame_vector_split_between_threads():
+    """Enough games that every thread gets a run of them (a call gives a thread at least 64
+    frames): 1, 2 and 3 threads play the same games, step by step."""
+    n = 200
+    rng = np.random.default_rng(4)
+    actions = rng.integers(0, 256, size=(700, n))
+    vecs = [NesTetrisFramesVectorEnv(num_envs=n, num_threads=t, level=19) for t in (1, 2, 3)]
+    for vec in vecs:
+        vec.reset(seed=70)
+    ended = 0
+    for a in actions:
+        out = [vec.step(a) for vec in vecs]
+        for obs, r, te, tr, _ in out[1:]:
+            assert np.array_equal(obs["board"], out[0][0]["board"])
+            assert np.array_equal(obs["state"], out[0][0]["state"])
+            assert np.array_equal(r, out[0][1])
+            assert np.array_equal(te, out[0][2]) and np.array_equal(tr, out[0][3])
+        ended += int(out[0][2].sum())
+    assert ended > 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_frame_vector_in_a_forked_child():
+    """A child forked after the threads started has none of them: its calls run on the
+    calling thread and play the same games."""
+    n = 200
+    vec = NesTetrisFramesVectorEnv(num_envs=n, num_threads=2, level=19)
+    vec.reset(seed=3)
+    actions = np.random.default_rng(5).integers(0, 256, size=(50, n))
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: step, send the last state, exit without pytest's teardown
+        try:
+            for a in actions:
+                obs, *_ = vec.step(a)
+            os.write(write, obs["state"].tobytes())
+        finally:
+            os._exit(0)
+    os.close(write)
+    # A child waiting for threads it does not have would hang: give it a minute.
+    ready, _, _ = select.select([read], [], [], 60)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    assert ready, "the forked child did not finish"
+    with os.fdopen(read, "rb") as f:
+        child_state = f.read()
+    for a in actions:
+        obs, *_ = vec.step(a)
+    assert child_state == obs["state"].tobytes()

@@ -36,9 +36,15 @@ except ImportError:  # pragma: no cover
     _NEXT_STEP = "NextStep"
 
 
+_INT64 = np.dtype(np.int64)
+
+
 class _CoreVectorEnv(VectorEnv):
     _kind = ""
     _options_class: type = NesOptions
+    #: The Rust class stepping the games: a rayon pool for the placement games (a search each,
+    #: uneven in cost), a lighter hand-off for the frame games (`FrameVectorCore`).
+    _core_class: type = _playfield.VectorCore
 
     metadata = {"autoreset_mode": _NEXT_STEP, "render_modes": []}
 
@@ -55,7 +61,7 @@ class _CoreVectorEnv(VectorEnv):
         self.copy = copy
         self.options = parse_options(self._options_class, options)
         template = _make_core(self._kind, self.options)
-        self._vector = _playfield.VectorCore(template, self.num_envs, num_threads)
+        self._vector = self._core_class(template, self.num_envs, num_threads)
         self.single_observation_space = observation_space(template)
         self.single_action_space = spaces.Discrete(template.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -71,6 +77,13 @@ class _CoreVectorEnv(VectorEnv):
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
         self._started = False
+        self._actions_shape = (n,)
+        # The arrays each call of the core writes (the frame core has no action mask).
+        observation = (self._board, self._state)
+        if self._core_class is not _playfield.FrameVectorCore:
+            observation += (self._mask,)
+        self._observation_arrays = observation
+        self._step_arrays = observation + (self._reward, self._terminated, self._truncated)
 
     @property
     def num_threads(self) -> int:
@@ -101,23 +114,30 @@ class _CoreVectorEnv(VectorEnv):
             seeds = np.asarray(seed, dtype=np.uint64)
             if seeds.shape != (n,):
                 raise ValueError(f"seed must be an int or {n} ints, got shape {seeds.shape}")
-        self._vector.reset(seeds, self._board, self._state, self._mask)
+        self._vector.reset(seeds, *self._observation_arrays)
         self._started = True
         return self._obs(), {}
 
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
-        a = np.ascontiguousarray(a, dtype=np.int64)
-        self._vector.step(
-            a, self._board, self._state, self._mask,
-            self._reward, self._terminated, self._truncated,
-        )
+        a = actions
+        # The common case first, in a few cheap tests (a frame step is a few microseconds).
+        if (
+            type(a) is not np.ndarray
+            or a.dtype is not _INT64
+            or a.shape != self._actions_shape
+            or not a.flags.c_contiguous
+        ):
+            a = np.asarray(actions)
+            if a.shape != (self.num_envs,):
+                raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+            # `dtype.kind` rather than `np.issubdtype`, which costs a microsecond: signed or
+            # unsigned integers.
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        self._vector.step(a, *self._step_arrays)
         if self.copy:
             return (
                 self._obs(), self._reward.copy(), self._terminated.copy(),
@@ -147,10 +167,49 @@ class NesTetrisVectorEnv(_CoreVectorEnv):
 
 
 class NesTetrisFramesVectorEnv(_CoreVectorEnv):
-    """N games of ``playfield/NesTetrisFrames-v0`` (one frame per step)."""
+    """N games of ``playfield/NesTetrisFrames-v0`` (one frame per step).
+
+    Besides ``step``, ``step_frames(actions)`` plays K frames in one call (``actions`` of shape
+    ``(K, num_envs)``), for loops that choose K frames' buttons at once: the Python call and the
+    hand-over to the threads are paid once per K frames, and each game runs its K frames while
+    its state is in the cache.
+    """
 
     _kind = "frames"
     _options_class = NesFramesOptions
+    _core_class = _playfield.FrameVectorCore
+
+    def step_frames(self, actions):
+        """Plays ``actions[k]`` at frame ``k`` for ``k`` in ``0..K``: the same games as ``K``
+        calls of ``step(actions[k])``, next-step autoresets included (a sub-environment that
+        ended ignores the next frame's action and restarts), except that every action must be
+        a buttons byte (0-255), the ignored ones too.
+
+        Returns ``(obs, rewards, terminated, truncated, info)``: the observation after the last
+        frame, and each frame's rewards and flags as ``(K, num_envs)`` arrays (row ``k`` is what
+        ``step`` would have returned at frame ``k``).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step_frames()")
+        a = np.asarray(actions)
+        if a.ndim != 2 or a.shape[1] != self.num_envs or a.shape[0] < 1:
+            raise ValueError(
+                f"actions must have shape (K, {self.num_envs}) with K >= 1, got {a.shape}"
+            )
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        frames = a.shape[0]
+        reward = np.empty((frames, self.num_envs), dtype=np.float64)
+        terminated = np.empty((frames, self.num_envs), dtype=bool)
+        truncated = np.empty((frames, self.num_envs), dtype=bool)
+        self._vector.step_frames(a, self._board, self._state, reward, terminated, truncated)
+        # The last frame's, as `step` keeps them.
+        self._reward[:] = reward[-1]
+        self._terminated[:] = terminated[-1]
+        self._truncated[:] = truncated[-1]
+        return self._obs(), reward, terminated, truncated, {}
 
 
 class StandardTetrisVectorEnv(_CoreVectorEnv):
