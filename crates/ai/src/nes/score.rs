@@ -43,15 +43,16 @@ pub struct ScoreWeights {
     pub bumpiness_squared: f64,
     /// Per cell of a well deeper than two rows outside the tetris well (it needs an I).
     pub deep_wells: f64,
-    /// Per filled cell in the well column.
+    /// Per filled cell in the well column (not at double speed, where the player lines out and
+    /// the other terms' columns 1-9 are all ten).
     pub well_cells: f64,
     /// Per row of mean height of columns 1-9.
     pub height: f64,
     /// Per squared row of height above the safe height, summed over columns 1-9.
     pub danger: f64,
-    /// When at least four rows wait for an I in the well.
+    /// When at least four rows wait for an I in the well (not at double speed).
     pub tetris_ready: f64,
-    /// When a vertical I tapped from spawn cannot reach the well column.
+    /// When a vertical I tapped from spawn cannot reach the well column (not at double speed).
     pub well_unreachable: f64,
     /// When a vertical I tapped from spawn cannot reach the left wall.
     pub left_unreachable: f64,
@@ -81,13 +82,20 @@ pub struct ScoreWeights {
     /// the pieces the stack can still take (each piece fills four of the free cells of columns
     /// 1-9 below the reach ceiling less `drought_margin`), an I being one piece in seven. The
     /// reach ceiling is measured, not set: the highest even stack over which a vertical I
-    /// tapped from spawn still gets into the well under the gravity ([`reach_ceiling`]).
+    /// tapped from spawn still gets into the well under the gravity ([`reach_ceiling`]). Not at
+    /// double speed, where no well waits for an I.
     pub drought: f64,
     /// Rows below the reach ceiling at which the stack counts as full during a drought.
     pub drought_margin: f64,
     /// Lines before the gravity speeds up (level 19, 29, the double-speed level) from which the
     /// faster gravity's safe height applies: the stack comes down before the speed-up.
     pub transition_lines: f64,
+    /// At double speed, per row by which a side column is lower than its neighbour (column 1
+    /// than column 2, column 10 than column 9). A piece falls two rows a frame there and reaches
+    /// the side columns only low down: a one-wide gap at column 1 takes a vertical piece five
+    /// taps away, which the fall rarely allows, while a three-wide piece fills a flat side with
+    /// four, and a row with an unfillable side column is never cleared.
+    pub double_speed_edge_gaps: f64,
 }
 
 impl ScoreWeights {
@@ -156,7 +164,7 @@ impl ScoreWeights {
 }
 
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 24] = [
+pub const TERM_NAMES: [&str; 25] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -181,6 +189,7 @@ pub const TERM_NAMES: [&str; 24] = [
     "drought",
     "drought_margin",
     "transition_lines",
+    "double_speed_edge_gaps",
 ];
 
 /// A weights file that cannot be used.
@@ -386,19 +395,23 @@ impl ScoreWeights {
             safe = safe.min(self.safe_height_at(faster));
         }
         let ceiling = f64::from(ctx.ceilings[gravity_class(gravity)]) - self.drought_margin;
-        for x in 0..WELL {
+        // At double speed an I can rarely be brought to the well in time: the player lines out,
+        // all ten columns alike, with no well to keep and no drought to fear.
+        let line_out = gravity.double;
+        let columns = if line_out { 10 } else { WELL };
+        for x in 0..columns {
             let h = f64::from(heights[x]);
             height_sum += h;
             if h > safe {
                 danger += (h - safe) * (h - safe);
             }
-            if x + 1 < WELL {
+            if x + 1 < columns {
                 let d = f64::from(heights[x + 1]) - h;
                 bumpiness += d.abs();
                 bumpiness_squared += d * d;
             }
             let left = if x == 0 { 20 } else { heights[x - 1] };
-            let right = if x + 1 == WELL { 20 } else { heights[x + 1] };
+            let right = if x + 1 == columns { 20 } else { heights[x + 1] };
             let depth = i32::from(left.min(right)) - i32::from(heights[x]);
             if depth > 2 {
                 deep_wells += f64::from(depth - 2);
@@ -408,7 +421,13 @@ impl ScoreWeights {
             let floor = h.max(f64::from(depth.max(2) - 2) + h);
             free_cells += (ceiling - floor).max(0.0);
         }
-        let well_cells = f64::from(heights[WELL]);
+        let (well_cells, edge_gaps) = if line_out {
+            let gap =
+                |side: usize, next: usize| f64::from(heights[next].saturating_sub(heights[side]));
+            (0.0, gap(0, 1) + gap(9, 8))
+        } else {
+            (f64::from(heights[WELL]), 0.0)
+        };
         // Rows waiting for an I: full but for the well, from the bottom up, well open above.
         let mut ready = 0;
         for row in field.rows.iter().rev() {
@@ -433,15 +452,20 @@ impl ScoreWeights {
             + self.bumpiness_squared * bumpiness_squared
             + self.deep_wells * deep_wells
             + self.well_cells * well_cells
-            + self.height * height_sum / WELL as f64
+            + self.height * height_sum / columns as f64
             + self.danger * danger
-            + self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
-            + if ready >= 4 && heights[WELL] == 0 {
+            + self.double_speed_edge_gaps * edge_gaps
+            + if line_out {
+                0.0
+            } else {
+                self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
+            }
+            + if !line_out && ready >= 4 && heights[WELL] == 0 {
                 self.tetris_ready
             } else {
                 0.0
             }
-            + if well_reachable {
+            + if well_reachable || line_out {
                 0.0
             } else {
                 self.well_unreachable
@@ -651,5 +675,52 @@ mod tests {
         own.judged = None;
         assert!(own.gravity().double);
         assert!(w.clear_reward(1, &own, false) > w.clear_reward(1, &near.after(3), false));
+    }
+
+    #[test]
+    fn at_double_speed_the_player_lines_out_and_keeps_the_sides_fillable() {
+        let input = InputModel::new("X.", true, 18).unwrap();
+        let presses = press_frames(&input);
+        let context = |level: u8| Context {
+            level,
+            lines: [0x50, 0x03],
+            line_cap: Some(430),
+            double_speed_level: Some(39),
+            input: input.clone(),
+            speed_up: None,
+            ceilings: Context::ceilings_for(&presses),
+            judged: None,
+        };
+        let (slow, double) = (context(38), context(40));
+        assert!(double.gravity().double && !slow.gravity().double);
+        let w = ScoreWeights::shipped();
+        // The well's terms count before double speed and not at it.
+        let mut well_heavy = w.clone();
+        well_heavy.well_cells *= 3.0;
+        well_heavy.drought *= 3.0;
+        well_heavy.tetris_ready += 50.0;
+        well_heavy.well_unreachable *= 3.0;
+        let mut field = Field::default();
+        for row in &mut field.rows[17..] {
+            *row = FULL_ROW & !(1 << WELL);
+        }
+        field.rows[16] = 1 << WELL;
+        assert_ne!(
+            w.board_value(&field, &slow, &presses),
+            well_heavy.board_value(&field, &slow, &presses)
+        );
+        assert_eq!(
+            w.board_value(&field, &double, &presses),
+            well_heavy.board_value(&field, &double, &presses)
+        );
+        // A side column lower than its neighbour costs at double speed only, per row of gap.
+        let mut edge_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        edge_only.double_speed_edge_gaps = -10.0;
+        let mut gaps = Field::default();
+        gaps.rows[19] = FULL_ROW & !1 & !(1 << WELL);
+        gaps.rows[18] = FULL_ROW & !1 & !(1 << WELL) & !(1 << 8);
+        // Column 1 two rows below column 2, column 10 one row below column 9.
+        assert_eq!(edge_only.board_value(&gaps, &double, &presses), -30.0);
+        assert_eq!(edge_only.board_value(&gaps, &slow, &presses), 0.0);
     }
 }
