@@ -139,6 +139,15 @@ pub(crate) enum NextFrame {
     /// lag model's levels and without it, and with `player` equal to `player1`
     /// (`savePlayer1State`, or the play states' stores into both). So `makePlayer1Active` has
     /// only the bytes the NMI changed to copy.
+    ///
+    /// Besides, these bytes hold values that a frame of play (play states 1 to 9, without
+    /// Select, Start or the held combinations that end the frame early) leaves as they are:
+    /// `sleepCounter` 0 (the NMI's decrement stops at 0), `verticalBlankingInterval` 1 (the
+    /// NMI's store), `activePlayer` 1 (`makePlayer1Active`'s store), `twoPlayerPieceDelayCounter`
+    /// 0 (counted only when not 0), `numberOfPlayers` neither 4 nor 6 and `displayNextPiece`
+    /// not 5 (values that would end the frame early at `gameModeState` 4 and 6, and at 5 through
+    /// `stageSpriteForNextPiece`'s A). So the steady frame (`play_frame_steady`) leaves out
+    /// those stores and tests, and the stores of `gameModeState` 3 to 8 that end at 2.
     Play,
     /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
     /// with `renderMode` 0 (the NMI renders nothing).
@@ -238,10 +247,15 @@ impl Nes {
         self.frame += 1;
         self.events = Events::default();
         match self.next_frame {
-            NextFrame::Play => return self.play_frame_continued(buttons),
-            NextFrame::Paused => return self.paused_frame_continued(buttons),
-            NextFrame::Other => {}
+            NextFrame::Play => self.play_frame_steady(buttons),
+            NextFrame::Paused => self.paused_frame_continued(buttons),
+            NextFrame::Other => self.step_dispatched(buttons),
         }
+    }
+
+    /// A frame after a frame that left no hint: the dispatch on `wait`.
+    #[inline(never)]
+    fn step_dispatched(&mut self, buttons: Buttons) -> Events {
         if self.nmi_skip == 0 {
             match self.wait {
                 Wait::MainLoop
@@ -274,11 +288,11 @@ impl Nes {
         self.step_other(buttons)
     }
 
-    /// The frame of play after an ordinary frame of play ([`NextFrame::Play`]), nearly every
-    /// frame of a game: the NMI, then `gameModeState` 2 to 8 called directly, without the
-    /// dispatch on `wait` (the engine's hottest branch).
+    /// The frame of play after an ordinary frame of play ([`NextFrame::Play`]) when the
+    /// steady frame does not apply (`play_frame_steady`): the NMI, then `gameModeState` 2 to 8
+    /// called directly, without the dispatch on `wait`.
     #[inline(never)]
-    fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
+    pub(crate) fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
         self.play_frame_body::<true>(buttons)
     }
 
@@ -744,7 +758,7 @@ impl Nes {
     }
 
     /// `@mainLoop` after `branchOnGameMode` returned with `a`.
-    fn after_branch(&mut self, a: u8) -> Wait {
+    pub(crate) fn after_branch(&mut self, a: u8) -> Wait {
         if a == self.raw.game_mode_state {
             return Wait::MainLoop;
         }
@@ -873,7 +887,7 @@ impl Nes {
 /// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`, looked up (every frame of
 /// play runs it).
 #[inline(always)]
-fn vram_row_after_upload(vram_row: u8) -> u8 {
+pub(crate) fn vram_row_after_upload(vram_row: u8) -> u8 {
     VRAM_ROW_AFTER_UPLOAD[usize::from(vram_row)]
 }
 

@@ -129,14 +129,176 @@ impl Nes {
         }
         // gameModeState_vblankThenRunState2
         self.raw.game_mode_state = 2;
-        // An ordinary frame of play: the next one can take the short path.
+        // An ordinary frame of play: the next one can take the short path. `numberOfPlayers`
+        // is neither 4 nor 6 and `displayNextPiece` not 5, or this would have returned above;
+        // the NMI stored `verticalBlankingInterval` and `makePlayer1Active` `activePlayer`.
         if self.raw.render_mode == 3
             && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
             && self.lag.is_none()
+            && self.raw.sleep_counter == 0
+            && self.raw.two_player_piece_delay_counter == 0
         {
+            debug_assert!(self.raw.vertical_blanking_interval == 1 && self.raw.active_player == 1);
             self.next_frame = crate::engine::NextFrame::Play;
         }
         Flow::Ret(0x02)
+    }
+
+    /// A frame of play in the steady state ([`crate::engine::NextFrame::Play`]), nearly every
+    /// frame of a game: the NMI and `gameModeState` 2 to 8 as `play_frame_continued` runs them,
+    /// without the stores and tests whose outcome the steady state fixes. Frames with Select or
+    /// Start newly pressed, with the reset combination or Right+Left+Down held, or with the
+    /// play state 0 or from 10 on (the game over and its curtain) take `play_frame_continued`.
+    ///
+    /// The hint stays set: a frame that leaves the steady state clears it (a B-type goal, a
+    /// level reaching the lag model's, a state the engine does not model).
+    #[inline(never)]
+    pub(crate) fn play_frame_steady(&mut self, buttons: Buttons) -> Events {
+        let held = buttons.0;
+        let newly = held & !self.raw.held_buttons_player1;
+        let state_before = self.raw.player1.play_state;
+        if newly & (Buttons::SELECT.0 | Buttons::START.0) != 0
+            || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0
+            || held == 7
+            || !(play_state::ACTIVE..=9).contains(&state_before)
+        {
+            return self.play_frame_continued(buttons);
+        }
+        debug_assert!(self.steady_state_holds());
+        // The NMI: `render_mode_play_and_demo` (the lag model is off)...
+        if state_before == play_state::LINE_CLEAR_ANIMATION {
+            // updateLineClearingAnimation, on `player` (equal to `player1`) and saved to both.
+            if self.raw.frame_counter & 0x03 == 0 {
+                let row_y = self.raw.player1.row_y.wrapping_add(1);
+                self.store_player(|p| p.row_y = row_y);
+                if (row_y.wrapping_sub(5) as i8) >= 0 {
+                    self.store_player(|p| p.play_state += 1);
+                }
+            }
+            self.store_player(|p| p.vram_row = 0);
+        } else {
+            let vram_row = crate::engine::vram_row_after_upload(self.raw.player1.vram_row);
+            self.store_player(|p| p.vram_row = vram_row);
+        }
+        self.raw.out_of_date_render_flags &= !(0x01 | 0x02 | 0x04 | 0x40);
+        // ... its counters (`sleepCounter` stays 0, `verticalBlankingInterval` 1) and
+        // `pollControllerButtons`.
+        self.raw.frame_counter = self.raw.frame_counter.wrapping_add(1);
+        self.step_rng();
+        self.raw.newly_pressed_buttons_player1 = newly;
+        self.raw.held_buttons_player1 = held;
+        // gameModeState_updateCountersAndNonPlayerState (no Select; `twoPlayerPieceDelayCounter`
+        // stays 0), gameModeState_handleGameOver (the play state is not 0) and
+        // makePlayer1Active (`activePlayer` stays 1; `player` equals `player1` but for
+        // `fallTimer`, stored into both here).
+        let fall_timer = self.raw.player1.fall_timer.wrapping_add(1);
+        self.store_player(|p| p.fall_timer = fall_timer);
+        self.raw.player2.fall_timer = self.raw.player2.fall_timer.wrapping_add(1);
+        self.raw.newly_pressed_buttons = newly;
+        self.raw.held_buttons = held;
+        // branchOnPlayStatePlayer1: the states 1 to 9 store into both blocks, so
+        // savePlayer1State has nothing to copy.
+        let left = match self.raw.player.play_state {
+            play_state::ACTIVE => {
+                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                    self.raw.game_mode_state = 4;
+                    Some(self.stop_unsupported(Unsupported::HiddenOrientation))
+                } else {
+                    self.shift_tetrimino();
+                    self.rotate_tetrimino();
+                    self.drop_tetrimino();
+                    None
+                }
+            }
+            play_state::LOCK => {
+                self.play_state_lock_tetrimino();
+                None
+            }
+            play_state::CHECK_ROWS => {
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_check_for_completed_rows();
+                }
+                None
+            }
+            play_state::LINE_CLEAR_ANIMATION | 9 => None,
+            play_state::UPDATE_LINES => {
+                self.play_state_update_lines_and_statistics();
+                if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
+                    // The next frame runs the lag model.
+                    self.next_frame = crate::engine::NextFrame::Other;
+                }
+                None
+            }
+            play_state::B_TYPE_GOAL_CHECK => {
+                // The goal's ending leaves the frame at `gameModeState` 4.
+                self.raw.game_mode_state = 4;
+                let left = self.play_state_b_type_goal_check();
+                if left.is_none() {
+                    self.raw.game_mode_state = 2;
+                }
+                left
+            }
+            play_state::RECEIVE_GARBAGE => {
+                self.store_player(|p| p.play_state += 1);
+                None
+            }
+            play_state::SPAWN => {
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_spawn_next_tetrimino();
+                }
+                None
+            }
+            _ => {
+                // Not reached: the NMI moves the play state from 4 to 5 at most.
+                self.raw.game_mode_state = 4;
+                self.branch_on_play_state()
+            }
+        };
+        if let Some(flow) = left {
+            return self.steady_frame_left(flow);
+        }
+        debug_assert_eq!(self.raw.player, self.raw.player1);
+        // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
+        // no reset combination, `renderMode` 3 and Start not pressed: `gameModeState` 5 to 8
+        // return to 2 and the main loop waits.
+        self.events
+    }
+
+    /// The end of a steady frame whose play state's routine blocked in a wait, as
+    /// `play_frame_body` ends it.
+    #[cold]
+    #[inline(never)]
+    fn steady_frame_left(&mut self, flow: Flow) -> Events {
+        self.next_frame = crate::engine::NextFrame::Other;
+        match flow {
+            Flow::Ret(a) if a == self.raw.game_mode_state => {}
+            Flow::Ret(a) => self.wait = self.after_branch(a),
+            Flow::Wait(w) => self.wait = w,
+        }
+        if self.raw.game_mode != game_mode::PLAY {
+            self.events.add(Events::MODE_CHANGE);
+        }
+        self.events
+    }
+
+    /// The steady state of [`crate::engine::NextFrame::Play`], for debug assertions.
+    fn steady_state_holds(&self) -> bool {
+        let r = &self.raw;
+        self.wait == Wait::MainLoop
+            && self.nmi_skip == 0
+            && self.lag.is_none()
+            && r.game_mode == game_mode::PLAY
+            && r.game_mode_state == 2
+            && r.render_mode == 3
+            && r.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && r.player == r.player1
+            && r.sleep_counter == 0
+            && r.vertical_blanking_interval == 1
+            && r.active_player == 1
+            && r.two_player_piece_delay_counter == 0
+            && r.number_of_players != 4
+            && r.number_of_players != 6
+            && r.display_next_piece != 5
     }
 
     /// `gameModeState_updatePlayer2`: one player only.
