@@ -149,6 +149,11 @@ pub(crate) enum NextFrame {
     /// `stageSpriteForNextPiece`'s A). So the steady frame (`play_frame_steady`) leaves out
     /// those stores and tests, and the stores of `gameModeState` 3 to 8 that end at 2.
     Play,
+    /// The last frame was a steady frame of play (see `Play`) that Right+Left+Down held
+    /// (7) ended at `gameModeState` 7: `gameModeState_checkForResetKeyCombo` left A equal to
+    /// it, so the main loop waited there. `player` equals `player1`, and every byte `Play` lists
+    /// holds its value.
+    EndedEarly,
     /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
     /// with `renderMode` 0 (the NMI renders nothing).
     Paused,
@@ -248,6 +253,7 @@ impl Nes {
         self.events = Events::default();
         match self.next_frame {
             NextFrame::Play => self.play_frame_steady(buttons),
+            NextFrame::EndedEarly => self.play_frame_after_early_end(buttons),
             NextFrame::Paused => self.paused_frame_continued(buttons),
             NextFrame::Other => self.step_dispatched(buttons),
         }
@@ -294,6 +300,33 @@ impl Nes {
     #[inline(never)]
     pub(crate) fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
         self.play_frame_body::<true>(buttons)
+    }
+
+    /// The frame after a frame of play that Right+Left+Down ended early
+    /// ([`NextFrame::EndedEarly`]): the NMI, then `gameModeState` 7 and 8 return to 2 (no
+    /// Start: no pause) and the main loop waits there. No play state runs, and
+    /// `makePlayer1Active` neither. With Start newly pressed, the dispatch on `wait` runs it.
+    #[inline(never)]
+    fn play_frame_after_early_end(&mut self, buttons: Buttons) -> Events {
+        self.next_frame = NextFrame::Other;
+        if (buttons.0 & !self.raw.held_buttons_player1) & Buttons::START.0 != 0 {
+            return self.step_dispatched(buttons);
+        }
+        debug_assert!(self.wait == Wait::MainLoop && self.nmi_skip == 0 && self.lag.is_none());
+        debug_assert!(self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 7);
+        debug_assert!(self.raw.render_mode == 3 && self.raw.player == self.raw.player1);
+        self.nmi_in_play(buttons);
+        // gameModeState_startButtonHandling: `renderMode` 3 and Start not pressed leave A 0;
+        // gameModeState_vblankThenRunState2 returns A = `gameModeState` = 2.
+        self.raw.game_mode_state = 2;
+        // The NMI stored `vramRow` into both blocks, but for the line-clear animation's store
+        // into `player1` alone; the rest of both blocks it wrote alike. Every other byte of the
+        // steady state is as the last frame left it (`sleepCounter` 0 stays 0).
+        if self.raw.player.vram_row == self.raw.player1.vram_row {
+            debug_assert_eq!(self.raw.player, self.raw.player1);
+            self.next_frame = NextFrame::Play;
+        }
+        self.events
     }
 
     /// A paused frame after a paused frame ([`NextFrame::Paused`]): the NMI without rendering

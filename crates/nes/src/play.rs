@@ -147,8 +147,8 @@ impl Nes {
     /// A frame of play in the steady state ([`crate::engine::NextFrame::Play`]), nearly every
     /// frame of a game: the NMI and `gameModeState` 2 to 8 as `play_frame_continued` runs them,
     /// without the stores and tests whose outcome the steady state fixes. Frames with Select or
-    /// Start newly pressed, with the reset combination or Right+Left+Down held, or with the
-    /// play state 0 or from 10 on (the game over and its curtain) take `play_frame_continued`.
+    /// Start newly pressed, with the reset combination held, or with the play state 0 or from
+    /// 10 on (the game over and its curtain) take `play_frame_continued`.
     ///
     /// The hint stays set: a frame that leaves the steady state clears it (a B-type goal, a
     /// level reaching the lag model's, a state the engine does not model).
@@ -159,7 +159,6 @@ impl Nes {
         let state_before = self.raw.player1.play_state;
         if newly & (Buttons::SELECT.0 | Buttons::START.0) != 0
             || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0
-            || held == 7
             || !(play_state::ACTIVE..=9).contains(&state_before)
         {
             return self.play_frame_continued(buttons);
@@ -259,8 +258,24 @@ impl Nes {
         }
         debug_assert_eq!(self.raw.player, self.raw.player1);
         // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
-        // no reset combination, `renderMode` 3 and Start not pressed: `gameModeState` 5 to 8
-        // return to 2 and the main loop waits.
+        // no reset combination: gameModeState_checkForResetKeyCombo returns A = the held
+        // buttons.
+        if held == 7 {
+            return self.steady_frame_ended_early();
+        }
+        // `renderMode` 3 and Start not pressed: `gameModeState` 7 and 8 return to 2 and the main
+        // loop waits.
+        self.events
+    }
+
+    /// The end of a steady frame with Right+Left+Down held: A = 7 = `gameModeState`, so the
+    /// main loop waits at `gameModeState` 7 ([`crate::engine::NextFrame::EndedEarly`]).
+    #[inline(never)]
+    fn steady_frame_ended_early(&mut self) -> Events {
+        self.raw.game_mode_state = 7;
+        if matches!(self.next_frame, crate::engine::NextFrame::Play) {
+            self.next_frame = crate::engine::NextFrame::EndedEarly;
+        }
         self.events
     }
 
