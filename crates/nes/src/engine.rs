@@ -149,6 +149,10 @@ pub(crate) enum NextFrame {
     /// `stageSpriteForNextPiece`'s A). So the steady frame (`play_frame_steady`) leaves out
     /// those stores and tests, and the stores of `gameModeState` 3 to 8 that end at 2.
     Play,
+    /// As `Play`, and the last frame ran `playState_lockTetrimino`, which found the active
+    /// piece's place valid and waited for `vramRow`. Nothing moves the piece nor changes the
+    /// playfield until the piece locks, so the test gives the same answer in this frame.
+    LockWaiting,
     /// The last frame was a steady frame of play (see `Play`) that Right+Left+Down held
     /// (7) ended at `gameModeState` 7: `gameModeState_checkForResetKeyCombo` left A equal to
     /// it, so the main loop waited there. `player` equals `player1`, and every byte `Play` lists
@@ -252,7 +256,7 @@ impl Nes {
         self.frame += 1;
         self.events = Events::default();
         match self.next_frame {
-            NextFrame::Play => self.play_frame_steady(buttons),
+            NextFrame::Play | NextFrame::LockWaiting => self.play_frame_steady(buttons),
             NextFrame::EndedEarly => self.play_frame_after_early_end(buttons),
             NextFrame::Paused => self.paused_frame_continued(buttons),
             NextFrame::Other => self.step_dispatched(buttons),

@@ -1,7 +1,7 @@
 //! `gameMode_playAndEndingHighScore`: the game states run once per frame during play.
 
 use crate::buttons::Buttons;
-use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
+use crate::engine::{Flow, Nes, NextFrame, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
 use crate::modifiers::UncappedScore;
 use crate::player::PlayerVars;
@@ -36,7 +36,7 @@ impl Nes {
     /// block nor change `gameMode` are written out here with only that comparison.
     ///
     /// `saved` says that `player` equalled `player1` when this frame began (the last frame was
-    /// a frame of play that ended so, see [`crate::engine::NextFrame::Play`]): the NMI and
+    /// a frame of play that ended so, see [`NextFrame::Play`]): the NMI and
     /// `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
     /// `player1`, so `makePlayer1Active` then copies those four bytes. Copying the whole block
     /// just after single-byte stores into it stalls the processor (a wide load is not forwarded
@@ -139,12 +139,12 @@ impl Nes {
             && self.raw.two_player_piece_delay_counter == 0
         {
             debug_assert!(self.raw.vertical_blanking_interval == 1 && self.raw.active_player == 1);
-            self.next_frame = crate::engine::NextFrame::Play;
+            self.next_frame = NextFrame::Play;
         }
         Flow::Ret(0x02)
     }
 
-    /// A frame of play in the steady state ([`crate::engine::NextFrame::Play`]), nearly every
+    /// A frame of play in the steady state ([`NextFrame::Play`]), nearly every
     /// frame of a game: the NMI and `gameModeState` 2 to 8 as `play_frame_continued` runs them,
     /// without the stores and tests whose outcome the steady state fixes. Frames with Select or
     /// Start newly pressed, with the reset combination held, or with the play state 0 or from
@@ -210,7 +210,20 @@ impl Nes {
                 }
             }
             play_state::LOCK => {
-                self.play_state_lock_tetrimino();
+                if matches!(self.next_frame, NextFrame::LockWaiting)
+                    && (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0
+                {
+                    // isPositionValid as in the last frame (valid), and vramRow still below 32.
+                    debug_assert!(self.is_position_valid());
+                } else {
+                    self.play_state_lock_tetrimino();
+                    // Still locking: the place was valid and the routine waits for vramRow.
+                    self.next_frame = if self.raw.player.play_state == play_state::LOCK {
+                        NextFrame::LockWaiting
+                    } else {
+                        NextFrame::Play
+                    };
+                }
                 None
             }
             play_state::CHECK_ROWS => {
@@ -224,7 +237,7 @@ impl Nes {
                 self.play_state_update_lines_and_statistics();
                 if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
                     // The next frame runs the lag model.
-                    self.next_frame = crate::engine::NextFrame::Other;
+                    self.next_frame = NextFrame::Other;
                 }
                 None
             }
@@ -269,12 +282,12 @@ impl Nes {
     }
 
     /// The end of a steady frame with Right+Left+Down held: A = 7 = `gameModeState`, so the
-    /// main loop waits at `gameModeState` 7 ([`crate::engine::NextFrame::EndedEarly`]).
+    /// main loop waits at `gameModeState` 7 ([`NextFrame::EndedEarly`]).
     #[inline(never)]
     fn steady_frame_ended_early(&mut self) -> Events {
         self.raw.game_mode_state = 7;
-        if matches!(self.next_frame, crate::engine::NextFrame::Play) {
-            self.next_frame = crate::engine::NextFrame::EndedEarly;
+        if matches!(self.next_frame, NextFrame::Play | NextFrame::LockWaiting) {
+            self.next_frame = NextFrame::EndedEarly;
         }
         self.events
     }
@@ -284,7 +297,7 @@ impl Nes {
     #[cold]
     #[inline(never)]
     fn steady_frame_left(&mut self, flow: Flow) -> Events {
-        self.next_frame = crate::engine::NextFrame::Other;
+        self.next_frame = NextFrame::Other;
         match flow {
             Flow::Ret(a) if a == self.raw.game_mode_state => {}
             Flow::Ret(a) => self.wait = self.after_branch(a),
@@ -296,7 +309,7 @@ impl Nes {
         self.events
     }
 
-    /// The steady state of [`crate::engine::NextFrame::Play`], for debug assertions.
+    /// The steady state of [`NextFrame::Play`], for debug assertions.
     fn steady_state_holds(&self) -> bool {
         let r = &self.raw;
         self.wait == Wait::MainLoop
