@@ -148,7 +148,8 @@ impl Nes {
     /// frame of a game: the NMI and `gameModeState` 2 to 8 as `play_frame_continued` runs them,
     /// without the stores and tests whose outcome the steady state fixes. Frames with Select or
     /// Start newly pressed, with the reset combination held, or with the play state 0 or from
-    /// 10 on (the game over and its curtain) take `play_frame_continued`.
+    /// 10 on (the game over and its curtain) take `play_frame_continued` before they change
+    /// anything.
     ///
     /// The hint stays set: a frame that leaves the steady state clears it (a B-type goal, a
     /// level reaching the lag model's, a state the engine does not model).
@@ -156,16 +157,117 @@ impl Nes {
     pub(crate) fn play_frame_steady(&mut self, buttons: Buttons) -> Events {
         let held = buttons.0;
         let newly = held & !self.raw.held_buttons_player1;
-        let state_before = self.raw.player1.play_state;
-        if newly & (Buttons::SELECT.0 | Buttons::START.0) != 0
-            || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0
-            || !(play_state::ACTIVE..=9).contains(&state_before)
+        let select_start = Buttons::SELECT.0 | Buttons::START.0;
+        if held & select_start != 0
+            && (newly & select_start != 0
+                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0)
         {
             return self.play_frame_continued(buttons);
         }
+        // branchOnPlayStatePlayer1, on the play state before the NMI, which changes it only
+        // from 4 to 5. The states 1 to 9 store into both blocks, so savePlayer1State has
+        // nothing to copy.
+        let left = match self.raw.player1.play_state {
+            play_state::ACTIVE => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                    self.raw.game_mode_state = 4;
+                    Some(self.stop_unsupported(Unsupported::HiddenOrientation))
+                } else {
+                    self.shift_tetrimino();
+                    self.rotate_tetrimino();
+                    self.drop_tetrimino();
+                    None
+                }
+            }
+            play_state::LOCK => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if matches!(self.next_frame, NextFrame::LockWaiting)
+                    && (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0
+                {
+                    // isPositionValid as in the last frame (valid), and vramRow still below 32.
+                    debug_assert!(self.is_position_valid());
+                } else {
+                    self.play_state_lock_tetrimino();
+                    // Still locking: the place was valid and the routine waits for vramRow.
+                    self.next_frame = if self.raw.player.play_state == play_state::LOCK {
+                        NextFrame::LockWaiting
+                    } else {
+                        NextFrame::Play
+                    };
+                }
+                None
+            }
+            play_state::CHECK_ROWS => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_check_for_completed_rows();
+                }
+                None
+            }
+            play_state::LINE_CLEAR_ANIMATION => {
+                self.steady_nmi_and_counters(newly, held, true);
+                if self.raw.player.play_state == play_state::UPDATE_LINES {
+                    self.steady_update_lines();
+                }
+                None
+            }
+            play_state::UPDATE_LINES => {
+                self.steady_nmi_and_counters(newly, held, false);
+                self.steady_update_lines();
+                None
+            }
+            play_state::B_TYPE_GOAL_CHECK => {
+                self.steady_nmi_and_counters(newly, held, false);
+                // The goal's ending leaves the frame at `gameModeState` 4.
+                self.raw.game_mode_state = 4;
+                let left = self.play_state_b_type_goal_check();
+                if left.is_none() {
+                    self.raw.game_mode_state = 2;
+                }
+                left
+            }
+            play_state::RECEIVE_GARBAGE => {
+                self.steady_nmi_and_counters(newly, held, false);
+                self.store_player(|p| p.play_state += 1);
+                None
+            }
+            play_state::SPAWN => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_spawn_next_tetrimino();
+                }
+                None
+            }
+            9 => {
+                self.steady_nmi_and_counters(newly, held, false);
+                None
+            }
+            // The game over (0) and its curtain (10, 11), and states the engine stops at.
+            _ => return self.play_frame_continued(buttons),
+        };
+        if let Some(flow) = left {
+            return self.steady_frame_left(flow);
+        }
+        debug_assert_eq!(self.raw.player, self.raw.player1);
+        // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
+        // no reset combination: gameModeState_checkForResetKeyCombo returns A = the held
+        // buttons.
+        if held == 7 {
+            return self.steady_frame_ended_early();
+        }
+        // `renderMode` 3 and Start not pressed: `gameModeState` 7 and 8 return to 2 and the main
+        // loop waits.
+        self.events
+    }
+
+    /// The steady frame's NMI and `gameModeState` 2 to 4 up to the play state's routine.
+    /// `animation`: the play state is 4, the line-clear animation the NMI runs.
+    #[inline(always)]
+    fn steady_nmi_and_counters(&mut self, newly: u8, held: u8, animation: bool) {
         debug_assert!(self.steady_state_holds());
         // The NMI: `render_mode_play_and_demo` (the lag model is off)...
-        if state_before == play_state::LINE_CLEAR_ANIMATION {
+        if animation {
             // updateLineClearingAnimation, on `player` (equal to `player1`) and saved to both.
             if self.raw.frame_counter & 0x03 == 0 {
                 let row_y = self.raw.player1.row_y.wrapping_add(1);
@@ -195,90 +297,16 @@ impl Nes {
         self.raw.player2.fall_timer = self.raw.player2.fall_timer.wrapping_add(1);
         self.raw.newly_pressed_buttons = newly;
         self.raw.held_buttons = held;
-        // branchOnPlayStatePlayer1: the states 1 to 9 store into both blocks, so
-        // savePlayer1State has nothing to copy.
-        let left = match self.raw.player.play_state {
-            play_state::ACTIVE => {
-                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
-                    self.raw.game_mode_state = 4;
-                    Some(self.stop_unsupported(Unsupported::HiddenOrientation))
-                } else {
-                    self.shift_tetrimino();
-                    self.rotate_tetrimino();
-                    self.drop_tetrimino();
-                    None
-                }
-            }
-            play_state::LOCK => {
-                if matches!(self.next_frame, NextFrame::LockWaiting)
-                    && (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0
-                {
-                    // isPositionValid as in the last frame (valid), and vramRow still below 32.
-                    debug_assert!(self.is_position_valid());
-                } else {
-                    self.play_state_lock_tetrimino();
-                    // Still locking: the place was valid and the routine waits for vramRow.
-                    self.next_frame = if self.raw.player.play_state == play_state::LOCK {
-                        NextFrame::LockWaiting
-                    } else {
-                        NextFrame::Play
-                    };
-                }
-                None
-            }
-            play_state::CHECK_ROWS => {
-                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
-                    self.play_state_check_for_completed_rows();
-                }
-                None
-            }
-            play_state::LINE_CLEAR_ANIMATION | 9 => None,
-            play_state::UPDATE_LINES => {
-                self.play_state_update_lines_and_statistics();
-                if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
-                    // The next frame runs the lag model.
-                    self.next_frame = NextFrame::Other;
-                }
-                None
-            }
-            play_state::B_TYPE_GOAL_CHECK => {
-                // The goal's ending leaves the frame at `gameModeState` 4.
-                self.raw.game_mode_state = 4;
-                let left = self.play_state_b_type_goal_check();
-                if left.is_none() {
-                    self.raw.game_mode_state = 2;
-                }
-                left
-            }
-            play_state::RECEIVE_GARBAGE => {
-                self.store_player(|p| p.play_state += 1);
-                None
-            }
-            play_state::SPAWN => {
-                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
-                    self.play_state_spawn_next_tetrimino();
-                }
-                None
-            }
-            _ => {
-                // Not reached: the NMI moves the play state from 4 to 5 at most.
-                self.raw.game_mode_state = 4;
-                self.branch_on_play_state()
-            }
-        };
-        if let Some(flow) = left {
-            return self.steady_frame_left(flow);
+    }
+
+    /// `playState_updateLinesAndStatistics` in a steady frame.
+    #[inline(always)]
+    fn steady_update_lines(&mut self) {
+        self.play_state_update_lines_and_statistics();
+        if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
+            // The next frame runs the lag model.
+            self.next_frame = NextFrame::Other;
         }
-        debug_assert_eq!(self.raw.player, self.raw.player1);
-        // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
-        // no reset combination: gameModeState_checkForResetKeyCombo returns A = the held
-        // buttons.
-        if held == 7 {
-            return self.steady_frame_ended_early();
-        }
-        // `renderMode` 3 and Start not pressed: `gameModeState` 7 and 8 return to 2 and the main
-        // loop waits.
-        self.events
     }
 
     /// The end of a steady frame with Right+Left+Down held: A = 7 = `gameModeState`, so the
