@@ -141,7 +141,7 @@ pub(crate) enum NextFrame {
     /// only the bytes the NMI changed to copy.
     ///
     /// Besides, these bytes hold values that a frame of play (play states 1 to 9, without
-    /// Select, Start or the held combinations that end the frame early) leaves as they are:
+    /// Select or Start newly pressed and without the reset combination) leaves as they are:
     /// `sleepCounter` 0 (the NMI's decrement stops at 0), `verticalBlankingInterval` 1 (the
     /// NMI's store), `activePlayer` 1 (`makePlayer1Active`'s store), `twoPlayerPieceDelayCounter`
     /// 0 (counted only when not 0), `numberOfPlayers` neither 4 nor 6 and `displayNextPiece`
