@@ -126,14 +126,12 @@ pub struct Nes {
 }
 
 /// A hint, not part of the game's state: what the last frame left for the next one, so that the
-/// two commonest frames skip the dispatch's tests. [`Nes::raw_mut`] sets it to `Other`, and so
+/// commonest frames skip the dispatch's tests (the frames of play first, then the paused frames:
+/// `Nes::step` tests them in this order). [`Nes::raw_mut`] sets it to `Other`, and so
 /// does every frame that does not end as described. Two engines that differ only in it are
 /// equal.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) enum NextFrame {
-    /// Nothing known: the dispatch on `wait` decides.
-    #[default]
-    Other,
     /// The last frame was an ordinary frame of play and nothing wrote the RAM since. It ended
     /// waiting in `@mainLoop` with `gameMode` play, `gameModeState` 2, `renderMode` 3, below the
     /// lag model's levels and without it, and with `player` equal to `player1`
@@ -153,14 +151,17 @@ pub(crate) enum NextFrame {
     /// piece's place valid and waited for `vramRow`. Nothing moves the piece nor changes the
     /// playfield until the piece locks, so the test gives the same answer in this frame.
     LockWaiting,
+    /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
+    /// with `renderMode` 0 (the NMI renders nothing).
+    Paused,
     /// The last frame was a steady frame of play (see `Play`) that Right+Left+Down held
     /// (7) ended at `gameModeState` 7: `gameModeState_checkForResetKeyCombo` left A equal to
     /// it, so the main loop waited there. `player` equals `player1`, and every byte `Play` lists
     /// holds its value.
     EndedEarly,
-    /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
-    /// with `renderMode` 0 (the NMI renders nothing).
-    Paused,
+    /// Nothing known: the dispatch on `wait` decides.
+    #[default]
+    Other,
 }
 
 impl PartialEq for NextFrame {
@@ -255,17 +256,21 @@ impl Nes {
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
+        // Two tests and a jump, not a jump table: the hint's kind changes from frame to frame
+        // in paused games, and a table's indirect jump is the harder to predict.
         match self.next_frame {
             NextFrame::Play | NextFrame::LockWaiting => self.play_frame_steady(buttons),
-            NextFrame::EndedEarly => self.play_frame_after_early_end(buttons),
             NextFrame::Paused => self.paused_frame_continued(buttons),
-            NextFrame::Other => self.step_dispatched(buttons),
+            NextFrame::EndedEarly | NextFrame::Other => self.step_dispatched(buttons),
         }
     }
 
-    /// A frame after a frame that left no hint: the dispatch on `wait`.
+    /// A frame after a frame that left no hint but `EndedEarly`: the dispatch on `wait`.
     #[inline(never)]
     fn step_dispatched(&mut self, buttons: Buttons) -> Events {
+        if matches!(self.next_frame, NextFrame::EndedEarly) {
+            return self.play_frame_after_early_end(buttons);
+        }
         if self.nmi_skip == 0 {
             match self.wait {
                 Wait::MainLoop
