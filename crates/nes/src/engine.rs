@@ -126,23 +126,42 @@ pub struct Nes {
 }
 
 /// A hint, not part of the game's state: what the last frame left for the next one, so that the
-/// two commonest frames skip the dispatch's tests. [`Nes::raw_mut`] sets it to `Other`, and so
+/// commonest frames skip the dispatch's tests (the frames of play first, then the paused frames:
+/// `Nes::step` tests them in this order). [`Nes::raw_mut`] sets it to `Other`, and so
 /// does every frame that does not end as described. Two engines that differ only in it are
 /// equal.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) enum NextFrame {
-    /// Nothing known: the dispatch on `wait` decides.
-    #[default]
-    Other,
     /// The last frame was an ordinary frame of play and nothing wrote the RAM since. It ended
     /// waiting in `@mainLoop` with `gameMode` play, `gameModeState` 2, `renderMode` 3, below the
     /// lag model's levels and without it, and with `player` equal to `player1`
     /// (`savePlayer1State`, or the play states' stores into both). So `makePlayer1Active` has
     /// only the bytes the NMI changed to copy.
+    ///
+    /// Besides, these bytes hold values that a frame of play (play states 1 to 9, without
+    /// Select or Start newly pressed and without the reset combination) leaves as they are:
+    /// `sleepCounter` 0 (the NMI's decrement stops at 0), `verticalBlankingInterval` 1 (the
+    /// NMI's store), `activePlayer` 1 (`makePlayer1Active`'s store), `twoPlayerPieceDelayCounter`
+    /// 0 (counted only when not 0), `numberOfPlayers` neither 4 nor 6 and `displayNextPiece`
+    /// not 5 (values that would end the frame early at `gameModeState` 4 and 6, and at 5 through
+    /// `stageSpriteForNextPiece`'s A). So the steady frame (`play_frame_steady`) leaves out
+    /// those stores and tests, and the stores of `gameModeState` 3 to 8 that end at 2.
     Play,
+    /// As `Play`, and the last frame ran `playState_lockTetrimino`, which found the active
+    /// piece's place valid and waited for `vramRow`. Nothing moves the piece nor changes the
+    /// playfield until the piece locks, so the test gives the same answer in this frame.
+    LockWaiting,
     /// The last frame was a paused frame of a game (not the demo) that ended in the pause loop
     /// with `renderMode` 0 (the NMI renders nothing).
     Paused,
+    /// The last frame was a steady frame of play (see `Play`) that Right+Left+Down held
+    /// (7) ended at `gameModeState` 7: `gameModeState_checkForResetKeyCombo` left A equal to
+    /// it, so the main loop waited there. `player` equals `player1`, and every byte `Play` lists
+    /// holds its value.
+    EndedEarly,
+    /// Nothing known: the dispatch on `wait` decides.
+    #[default]
+    Other,
 }
 
 impl PartialEq for NextFrame {
@@ -237,10 +256,20 @@ impl Nes {
     pub fn step(&mut self, buttons: Buttons) -> Events {
         self.frame += 1;
         self.events = Events::default();
+        // Two tests and a jump, not a jump table: the hint's kind changes from frame to frame
+        // in paused games, and a table's indirect jump is the harder to predict.
         match self.next_frame {
-            NextFrame::Play => return self.play_frame_continued(buttons),
-            NextFrame::Paused => return self.paused_frame_continued(buttons),
-            NextFrame::Other => {}
+            NextFrame::Play | NextFrame::LockWaiting => self.play_frame_steady(buttons),
+            NextFrame::Paused => self.paused_frame_continued(buttons),
+            NextFrame::EndedEarly | NextFrame::Other => self.step_dispatched(buttons),
+        }
+    }
+
+    /// A frame after a frame that left no hint but `EndedEarly`: the dispatch on `wait`.
+    #[inline(never)]
+    fn step_dispatched(&mut self, buttons: Buttons) -> Events {
+        if matches!(self.next_frame, NextFrame::EndedEarly) {
+            return self.play_frame_after_early_end(buttons);
         }
         if self.nmi_skip == 0 {
             match self.wait {
@@ -274,12 +303,39 @@ impl Nes {
         self.step_other(buttons)
     }
 
-    /// The frame of play after an ordinary frame of play ([`NextFrame::Play`]), nearly every
-    /// frame of a game: the NMI, then `gameModeState` 2 to 8 called directly, without the
-    /// dispatch on `wait` (the engine's hottest branch).
+    /// The frame of play after an ordinary frame of play ([`NextFrame::Play`]) when the
+    /// steady frame does not apply (`play_frame_steady`): the NMI, then `gameModeState` 2 to 8
+    /// called directly, without the dispatch on `wait`.
     #[inline(never)]
-    fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
+    pub(crate) fn play_frame_continued(&mut self, buttons: Buttons) -> Events {
         self.play_frame_body::<true>(buttons)
+    }
+
+    /// The frame after a frame of play that Right+Left+Down ended early
+    /// ([`NextFrame::EndedEarly`]): the NMI, then `gameModeState` 7 and 8 return to 2 (no
+    /// Start: no pause) and the main loop waits there. No play state runs, and
+    /// `makePlayer1Active` neither. With Start newly pressed, the dispatch on `wait` runs it.
+    #[inline(never)]
+    fn play_frame_after_early_end(&mut self, buttons: Buttons) -> Events {
+        self.next_frame = NextFrame::Other;
+        if (buttons.0 & !self.raw.held_buttons_player1) & Buttons::START.0 != 0 {
+            return self.step_dispatched(buttons);
+        }
+        debug_assert!(self.wait == Wait::MainLoop && self.nmi_skip == 0 && self.lag.is_none());
+        debug_assert!(self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 7);
+        debug_assert!(self.raw.render_mode == 3 && self.raw.player == self.raw.player1);
+        self.nmi_in_play(buttons);
+        // gameModeState_startButtonHandling: `renderMode` 3 and Start not pressed leave A 0;
+        // gameModeState_vblankThenRunState2 returns A = `gameModeState` = 2.
+        self.raw.game_mode_state = 2;
+        // The NMI stored `vramRow` into both blocks, but for the line-clear animation's store
+        // into `player1` alone; the rest of both blocks it wrote alike. Every other byte of the
+        // steady state is as the last frame left it (`sleepCounter` 0 stays 0).
+        if self.raw.player.vram_row == self.raw.player1.vram_row {
+            debug_assert_eq!(self.raw.player, self.raw.player1);
+            self.next_frame = NextFrame::Play;
+        }
+        self.events
     }
 
     /// A paused frame after a paused frame ([`NextFrame::Paused`]): the NMI without rendering
@@ -744,7 +800,7 @@ impl Nes {
     }
 
     /// `@mainLoop` after `branchOnGameMode` returned with `a`.
-    fn after_branch(&mut self, a: u8) -> Wait {
+    pub(crate) fn after_branch(&mut self, a: u8) -> Wait {
         if a == self.raw.game_mode_state {
             return Wait::MainLoop;
         }
@@ -873,7 +929,7 @@ impl Nes {
 /// `vramRow` after the NMI's four calls of `copyPlayfieldRowToVRAM`, looked up (every frame of
 /// play runs it).
 #[inline(always)]
-fn vram_row_after_upload(vram_row: u8) -> u8 {
+pub(crate) fn vram_row_after_upload(vram_row: u8) -> u8 {
     VRAM_ROW_AFTER_UPLOAD[usize::from(vram_row)]
 }
 

@@ -1,7 +1,7 @@
 //! `gameMode_playAndEndingHighScore`: the game states run once per frame during play.
 
 use crate::buttons::Buttons;
-use crate::engine::{Flow, Nes, Screen, Wait, game_mode, play_state};
+use crate::engine::{Flow, Nes, NextFrame, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
 use crate::modifiers::UncappedScore;
 use crate::player::PlayerVars;
@@ -36,7 +36,7 @@ impl Nes {
     /// block nor change `gameMode` are written out here with only that comparison.
     ///
     /// `saved` says that `player` equalled `player1` when this frame began (the last frame was
-    /// a frame of play that ended so, see [`crate::engine::NextFrame::Play`]): the NMI and
+    /// a frame of play that ended so, see [`NextFrame::Play`]): the NMI and
     /// `gameModeState` 2 and 3 change only `fallTimer`, `vramRow`, `rowY` and `playState` of
     /// `player1`, so `makePlayer1Active` then copies those four bytes. Copying the whole block
     /// just after single-byte stores into it stalls the processor (a wide load is not forwarded
@@ -129,14 +129,232 @@ impl Nes {
         }
         // gameModeState_vblankThenRunState2
         self.raw.game_mode_state = 2;
-        // An ordinary frame of play: the next one can take the short path.
+        // An ordinary frame of play: the next one can take the short path. `numberOfPlayers`
+        // is neither 4 nor 6 and `displayNextPiece` not 5, or this would have returned above;
+        // the NMI stored `verticalBlankingInterval` and `makePlayer1Active` `activePlayer`.
         if self.raw.render_mode == 3
             && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
             && self.lag.is_none()
+            && self.raw.sleep_counter == 0
+            && self.raw.two_player_piece_delay_counter == 0
         {
-            self.next_frame = crate::engine::NextFrame::Play;
+            debug_assert!(self.raw.vertical_blanking_interval == 1 && self.raw.active_player == 1);
+            self.next_frame = NextFrame::Play;
         }
         Flow::Ret(0x02)
+    }
+
+    /// A frame of play in the steady state ([`NextFrame::Play`]), nearly every
+    /// frame of a game: the NMI and `gameModeState` 2 to 8 as `play_frame_continued` runs them,
+    /// without the stores and tests whose outcome the steady state fixes. Frames with Select or
+    /// Start newly pressed, with the reset combination held, or with the play state 0 or from
+    /// 10 on (the game over and its curtain) take `play_frame_continued` before they change
+    /// anything.
+    ///
+    /// The hint stays set: a frame that leaves the steady state clears it (a B-type goal, a
+    /// level reaching the lag model's, a state the engine does not model).
+    #[inline(never)]
+    pub(crate) fn play_frame_steady(&mut self, buttons: Buttons) -> Events {
+        let held = buttons.0;
+        let newly = held & !self.raw.held_buttons_player1;
+        let select_start = Buttons::SELECT.0 | Buttons::START.0;
+        if held & select_start != 0
+            && (newly & select_start != 0
+                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0)
+        {
+            return self.play_frame_continued(buttons);
+        }
+        // branchOnPlayStatePlayer1, on the play state before the NMI, which changes it only
+        // from 4 to 5. The states 1 to 9 store into both blocks, so savePlayer1State has
+        // nothing to copy.
+        let left = match self.raw.player1.play_state {
+            play_state::ACTIVE => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                    self.raw.game_mode_state = 4;
+                    Some(self.stop_unsupported(Unsupported::HiddenOrientation))
+                } else {
+                    self.shift_tetrimino();
+                    self.rotate_tetrimino();
+                    self.drop_tetrimino();
+                    None
+                }
+            }
+            play_state::LOCK => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if matches!(self.next_frame, NextFrame::LockWaiting)
+                    && (self.raw.player.vram_row.wrapping_sub(0x20) as i8) < 0
+                {
+                    // isPositionValid as in the last frame (valid), and vramRow still below 32.
+                    debug_assert!(self.is_position_valid());
+                } else {
+                    self.play_state_lock_tetrimino();
+                    // Still locking: the place was valid and the routine waits for vramRow.
+                    self.next_frame = if self.raw.player.play_state == play_state::LOCK {
+                        NextFrame::LockWaiting
+                    } else {
+                        NextFrame::Play
+                    };
+                }
+                None
+            }
+            play_state::CHECK_ROWS => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_check_for_completed_rows();
+                }
+                None
+            }
+            play_state::LINE_CLEAR_ANIMATION => {
+                self.steady_nmi_and_counters(newly, held, true);
+                if self.raw.player.play_state == play_state::UPDATE_LINES {
+                    self.steady_update_lines();
+                }
+                None
+            }
+            play_state::UPDATE_LINES => {
+                self.steady_nmi_and_counters(newly, held, false);
+                self.steady_update_lines();
+                None
+            }
+            play_state::B_TYPE_GOAL_CHECK => {
+                self.steady_nmi_and_counters(newly, held, false);
+                // The goal's ending leaves the frame at `gameModeState` 4.
+                self.raw.game_mode_state = 4;
+                let left = self.play_state_b_type_goal_check();
+                if left.is_none() {
+                    self.raw.game_mode_state = 2;
+                }
+                left
+            }
+            play_state::RECEIVE_GARBAGE => {
+                self.steady_nmi_and_counters(newly, held, false);
+                self.store_player(|p| p.play_state += 1);
+                None
+            }
+            play_state::SPAWN => {
+                self.steady_nmi_and_counters(newly, held, false);
+                if (self.raw.player.vram_row.wrapping_sub(0x20) as i8) >= 0 {
+                    self.play_state_spawn_next_tetrimino();
+                }
+                None
+            }
+            9 => {
+                self.steady_nmi_and_counters(newly, held, false);
+                None
+            }
+            // The game over (0) and its curtain (10, 11), and states the engine stops at.
+            _ => return self.play_frame_continued(buttons),
+        };
+        if let Some(flow) = left {
+            return self.steady_frame_left(flow);
+        }
+        debug_assert_eq!(self.raw.player, self.raw.player1);
+        // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
+        // no reset combination: gameModeState_checkForResetKeyCombo returns A = the held
+        // buttons.
+        if held == 7 {
+            return self.steady_frame_ended_early();
+        }
+        // `renderMode` 3 and Start not pressed: `gameModeState` 7 and 8 return to 2 and the main
+        // loop waits.
+        self.events
+    }
+
+    /// The steady frame's NMI and `gameModeState` 2 to 4 up to the play state's routine.
+    /// `animation`: the play state is 4, the line-clear animation the NMI runs.
+    #[inline(always)]
+    fn steady_nmi_and_counters(&mut self, newly: u8, held: u8, animation: bool) {
+        debug_assert!(self.steady_state_holds());
+        // The NMI: `render_mode_play_and_demo` (the lag model is off)...
+        if animation {
+            // updateLineClearingAnimation, on `player` (equal to `player1`) and saved to both.
+            if self.raw.frame_counter & 0x03 == 0 {
+                let row_y = self.raw.player1.row_y.wrapping_add(1);
+                self.store_player(|p| p.row_y = row_y);
+                if (row_y.wrapping_sub(5) as i8) >= 0 {
+                    self.store_player(|p| p.play_state += 1);
+                }
+            }
+            self.store_player(|p| p.vram_row = 0);
+        } else {
+            let vram_row = crate::engine::vram_row_after_upload(self.raw.player1.vram_row);
+            self.store_player(|p| p.vram_row = vram_row);
+        }
+        self.raw.out_of_date_render_flags &= !(0x01 | 0x02 | 0x04 | 0x40);
+        // ... its counters (`sleepCounter` stays 0, `verticalBlankingInterval` 1) and
+        // `pollControllerButtons`.
+        self.raw.frame_counter = self.raw.frame_counter.wrapping_add(1);
+        self.step_rng();
+        self.raw.newly_pressed_buttons_player1 = newly;
+        self.raw.held_buttons_player1 = held;
+        // gameModeState_updateCountersAndNonPlayerState (no Select; `twoPlayerPieceDelayCounter`
+        // stays 0), gameModeState_handleGameOver (the play state is not 0) and
+        // makePlayer1Active (`activePlayer` stays 1; `player` equals `player1` but for
+        // `fallTimer`, stored into both here).
+        let fall_timer = self.raw.player1.fall_timer.wrapping_add(1);
+        self.store_player(|p| p.fall_timer = fall_timer);
+        self.raw.player2.fall_timer = self.raw.player2.fall_timer.wrapping_add(1);
+        self.raw.newly_pressed_buttons = newly;
+        self.raw.held_buttons = held;
+    }
+
+    /// `playState_updateLinesAndStatistics` in a steady frame.
+    #[inline(always)]
+    fn steady_update_lines(&mut self) {
+        self.play_state_update_lines_and_statistics();
+        if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
+            // The next frame runs the lag model.
+            self.next_frame = NextFrame::Other;
+        }
+    }
+
+    /// The end of a steady frame with Right+Left+Down held: A = 7 = `gameModeState`, so the
+    /// main loop waits at `gameModeState` 7 ([`NextFrame::EndedEarly`]).
+    #[inline(never)]
+    fn steady_frame_ended_early(&mut self) -> Events {
+        self.raw.game_mode_state = 7;
+        if matches!(self.next_frame, NextFrame::Play | NextFrame::LockWaiting) {
+            self.next_frame = NextFrame::EndedEarly;
+        }
+        self.events
+    }
+
+    /// The end of a steady frame whose play state's routine blocked in a wait, as
+    /// `play_frame_body` ends it.
+    #[cold]
+    #[inline(never)]
+    fn steady_frame_left(&mut self, flow: Flow) -> Events {
+        self.next_frame = NextFrame::Other;
+        match flow {
+            Flow::Ret(a) if a == self.raw.game_mode_state => {}
+            Flow::Ret(a) => self.wait = self.after_branch(a),
+            Flow::Wait(w) => self.wait = w,
+        }
+        if self.raw.game_mode != game_mode::PLAY {
+            self.events.add(Events::MODE_CHANGE);
+        }
+        self.events
+    }
+
+    /// The steady state of [`NextFrame::Play`], for debug assertions.
+    fn steady_state_holds(&self) -> bool {
+        let r = &self.raw;
+        self.wait == Wait::MainLoop
+            && self.nmi_skip == 0
+            && self.lag.is_none()
+            && r.game_mode == game_mode::PLAY
+            && r.game_mode_state == 2
+            && r.render_mode == 3
+            && r.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && r.player == r.player1
+            && r.sleep_counter == 0
+            && r.vertical_blanking_interval == 1
+            && r.active_player == 1
+            && r.two_player_piece_delay_counter == 0
+            && r.number_of_players != 4
+            && r.number_of_players != 6
+            && r.display_next_piece != 5
     }
 
     /// `gameModeState_updatePlayer2`: one player only.

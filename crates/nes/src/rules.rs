@@ -300,6 +300,11 @@ pub(crate) fn add_line_clear_points_capped_and_uncapped(
     level: u8,
 ) {
     let points = POINTS_TABLE[usize::from(completed).min(4)];
+    if points == 0 && is_decimal(score) && is_decimal(uncapped) {
+        // No line (most locks): adding 0 leaves decimal digits as they are; the loop's fixups
+        // change only digits above 9.
+        return;
+    }
     let count = level.wrapping_add(1);
     let shared = if *score == *uncapped {
         decimal_sum(score, points, count)
@@ -327,14 +332,19 @@ pub(crate) fn add_line_clear_points_capped_and_uncapped(
 /// `pointsTable`): the ROM's loop then adds exactly. `None` for any other bytes.
 #[inline]
 fn decimal_sum(score: &[u8; 3], points: u16, count: u8) -> Option<u32> {
-    let decimal_digits = score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0);
-    if !decimal_digits || points & 0x0F != 0 {
+    if !is_decimal(score) || points & 0x0F != 0 {
         return None;
     }
     let times = if count == 0 { 256 } else { u32::from(count) };
     let points = bcd((points >> 8) as u8) * 100 + bcd(points as u8);
     let value = bcd(score[2]) * 10_000 + bcd(score[1]) * 100 + bcd(score[0]);
     Some(value + points * times)
+}
+
+/// True when every digit of the BCD bytes is 0 to 9.
+#[inline]
+fn is_decimal(score: &[u8; 3]) -> bool {
+    score.iter().all(|&b| b & 0x0F < 0x0A && b < 0xA0)
 }
 
 /// A number below 1,000,000 as three BCD bytes, low byte first.
