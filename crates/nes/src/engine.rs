@@ -380,7 +380,15 @@ impl Nes {
         } else {
             self.nmi(buttons);
         }
-        match self.run_play_states(CONTINUED) {
+        let flow = self.run_play_states(CONTINUED);
+        self.end_play_frame(flow)
+    }
+
+    /// The end of a frame of play once the play states have run: the main loop's wait, and the
+    /// mode-change event when the game left play.
+    #[inline(always)]
+    pub(crate) fn end_play_frame(&mut self, flow: Flow) -> Events {
+        match flow {
             // Back at `@mainLoop` with A = `gameModeState`: the wait is the one it came from.
             Flow::Ret(a) if a == self.raw.game_mode_state => {}
             Flow::Ret(a) => self.wait = self.after_branch(a),

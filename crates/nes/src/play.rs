@@ -326,15 +326,7 @@ impl Nes {
     #[inline(never)]
     fn steady_frame_left(&mut self, flow: Flow) -> Events {
         self.next_frame = NextFrame::Other;
-        match flow {
-            Flow::Ret(a) if a == self.raw.game_mode_state => {}
-            Flow::Ret(a) => self.wait = self.after_branch(a),
-            Flow::Wait(w) => self.wait = w,
-        }
-        if self.raw.game_mode != game_mode::PLAY {
-            self.events.add(Events::MODE_CHANGE);
-        }
-        self.events
+        self.end_play_frame(flow)
     }
 
     /// The steady state of [`NextFrame::Play`], for debug assertions.

@@ -204,6 +204,26 @@ fn rows_mut<'a, T: numpy::Element>(
         .map_err(|_| ArgError::NotContiguous(name))?)
 }
 
+/// Reads a batch of boards (games × rows × columns) as one contiguous slice, checking its shape.
+fn boards_mut<'a>(
+    a: &'a mut numpy::PyReadwriteArray3<'_, u8>,
+    games: usize,
+    rows: usize,
+    cols: usize,
+) -> PyResult<&'a mut [u8]> {
+    let shape = a.shape().to_vec();
+    if shape != [games, rows, cols] {
+        return Err(ArgError::Shape {
+            name: "board",
+            want: Dims(vec![games, rows, cols]),
+            got: shape,
+        }
+        .into());
+    }
+    Ok(a.as_slice_mut()
+        .map_err(|_| ArgError::NotContiguous("board"))?)
+}
+
 fn vec_mut<'a, T: numpy::Element>(
     a: &'a mut PyReadwriteArray1<'_, T>,
     name: &'static str,
@@ -785,18 +805,7 @@ impl VectorCore {
     ) -> PyResult<(&'a mut [u8], &'a mut [i32], &'a mut [i8])> {
         let n = self.games.len();
         let (r, c) = self.template.board_shape();
-        let shape = board.shape().to_vec();
-        if shape != [n, r, c] {
-            return Err(ArgError::Shape {
-                name: "board",
-                want: Dims(vec![n, r, c]),
-                got: shape,
-            }
-            .into());
-        }
-        let board = board
-            .as_slice_mut()
-            .map_err(|_| ArgError::NotContiguous("board"))?;
+        let board = boards_mut(board, n, r, c)?;
         let state = rows_mut(state, "state", n, self.template.state_len())?;
         let m = if self.template.masked() {
             self.template.num_actions()
@@ -984,18 +993,7 @@ impl FrameVectorCore {
         state: &'a mut PyReadwriteArray2<'_, i32>,
     ) -> PyResult<(&'a mut [u8], &'a mut [i32])> {
         let n = self.num_envs;
-        let shape = board.shape().to_vec();
-        if shape != [n, ROWS, COLS] {
-            return Err(ArgError::Shape {
-                name: "board",
-                want: Dims(vec![n, ROWS, COLS]),
-                got: shape,
-            }
-            .into());
-        }
-        let board = board
-            .as_slice_mut()
-            .map_err(|_| ArgError::NotContiguous("board"))?;
+        let board = boards_mut(board, n, ROWS, COLS)?;
         let state = rows_mut(state, "state", n, NES_STATE_LEN)?;
         Ok((board, state))
     }
