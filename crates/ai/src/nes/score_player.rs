@@ -3,7 +3,9 @@
 //! the preview is not seen yet (the reaction time), the expected best over the seven possible
 //! previews, weighted by the NES randomizer's transition probabilities. Only the placements that
 //! lead on the board alone are rated so; the leading candidates are then looked at one piece
-//! deeper, over the unseen piece after the preview.
+//! deeper, over the unseen piece after the preview. When the preview is seen only once the piece
+//! has fallen too far to change its placement (level 19 on, with an 18-frame reaction), the
+//! leading candidates are looked at one piece deeper under each of the seven previews.
 
 use playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION;
 
@@ -11,7 +13,7 @@ use super::field::{Field, transition_probability};
 use super::player::{Decision, Player, Situation, Workspace};
 use super::reach;
 use super::score::{Context, ScoreWeights, has_holes, press_frames};
-use super::search::{PieceState, Placement};
+use super::search::{Gravity, PieceState, Placement};
 use super::sweep::SweepPlacement;
 
 /// The value of a board on which the next piece cannot spawn (the game is over).
@@ -23,6 +25,23 @@ const PREVIEW_CANDIDATES: usize = 30;
 const DEEPER_CANDIDATES: usize = 4;
 /// Preview placements per candidate expanded over the piece after it.
 const DEEPER_PREVIEW_DROPS: usize = 3;
+/// Rows a piece falls before the preview is seen from which the placement counts as decided
+/// before it (half the field): the decision then looks one piece deeper under each possible
+/// preview, as it does once a preview is seen. At 30 Hz with an 18-frame reaction that is
+/// level 19 on (nine rows) and double speed; at level 18 (six rows) the piece can still be
+/// sent anywhere once the preview is seen, and the decision is made again then.
+const BLIND_ROWS: u32 = 9;
+
+/// Whether a piece under `gravity` falls [`BLIND_ROWS`] or more in the `frames` before the
+/// preview is seen.
+fn preview_comes_too_late(gravity: Gravity, frames: u32) -> bool {
+    let rows = if gravity.double {
+        frames * 2
+    } else {
+        frames / u32::from(gravity.drop_speed.max(1))
+    };
+    frames > 0 && rows >= BLIND_ROWS
+}
 
 /// The spawn orientation id of piece index `p` (T J Z O S L I).
 fn spawn_of(piece: usize) -> u8 {
@@ -99,6 +118,23 @@ impl Planner<'_> {
         self.best_drops(field, piece, ctx, 1)
             .first()
             .map_or(TOP_OUT, |b| b.reward + b.board)
+    }
+
+    /// The value of `piece` one piece deeper: the best of its leading drops, each followed by
+    /// the expected best of the piece after it.
+    fn deeper_value(&self, field: &Field, piece: usize, ctx: &Context) -> f64 {
+        let best = self
+            .best_drops(field, piece, ctx, DEEPER_PREVIEW_DROPS)
+            .into_iter()
+            .map(|r| {
+                if Self::capped(&r.ctx) {
+                    r.reward
+                } else {
+                    r.reward + self.expected_value(&r.field, piece, &r.ctx)
+                }
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best.is_finite() { best } else { TOP_OUT }
     }
 
     /// The expected best value over the piece after `previous`, weighted by the randomizer.
@@ -184,11 +220,18 @@ pub(crate) fn decide(
         };
         *value = *reward + future;
     }
-    if let Some(n) = next_piece {
-        // One piece deeper for the leading candidates: their best preview drops, each followed
-        // by the expected best of the unseen piece after the preview instead of the board value.
-        // The others are dropped: values one piece deeper are not comparable with the
-        // shallower ones (the extra piece's reward and board replace a board value).
+    // One piece deeper for the leading candidates: their best drops of the preview, each
+    // followed by the expected best of the unseen piece after the preview instead of the board
+    // value. When the preview is seen too late to change the placement, the same under each
+    // possible preview, weighted by the randomizer. The others are dropped: values one piece
+    // deeper are not comparable with the shallower ones (the extra piece's reward and board
+    // replace a board value).
+    let blind = next_piece.is_none()
+        && preview_comes_too_late(
+            ctx.gravity(),
+            player.input.reaction.saturating_sub(start.frame),
+        );
+    if next_piece.is_some() || blind {
         rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         rated.truncate(DEEPER_CANDIDATES);
         for entry in &mut rated {
@@ -196,18 +239,15 @@ pub(crate) fn decide(
             if Planner::capped(after) {
                 continue;
             }
-            let deeper = planner
-                .best_drops(f, n, after, DEEPER_PREVIEW_DROPS)
-                .into_iter()
-                .map(|r| {
-                    if Planner::capped(&r.ctx) {
-                        r.reward
-                    } else {
-                        r.reward + planner.expected_value(&r.field, n, &r.ctx)
-                    }
-                })
-                .fold(f64::NEG_INFINITY, f64::max);
-            *value = *reward + if deeper.is_finite() { deeper } else { TOP_OUT };
+            *value = *reward
+                + match next_piece {
+                    Some(n) => planner.deeper_value(f, n, after),
+                    None => (0..7)
+                        .map(|n| {
+                            transition_probability(current, n) * planner.deeper_value(f, n, after)
+                        })
+                        .sum(),
+                };
         }
     }
     // Highest value; ties keep the earlier placement (breadth-first order), for determinism.
@@ -236,6 +276,97 @@ mod tests {
     use super::*;
     use crate::nes::input::InputModel;
     use crate::nes::score::WELL;
+
+    #[test]
+    fn the_preview_comes_too_late_from_level_19_with_an_18_frame_reaction() {
+        let at = |level: u8, double: Option<u8>, frames: u32| {
+            preview_comes_too_late(Gravity::with_double_speed(level, double), frames)
+        };
+        // 30 Hz, 18 frames: six rows at level 18, nine at 19-28, eighteen at 29, 36 at double speed.
+        assert!(!at(18, None, 18));
+        assert!(at(19, None, 18));
+        assert!(at(28, None, 18));
+        assert!(at(29, None, 18));
+        assert!(at(39, Some(39), 18));
+        // Seen at spawn, or soon enough.
+        assert!(!at(29, None, 0));
+        assert!(!at(19, None, 17));
+        assert!(at(18, None, 27));
+    }
+
+    #[test]
+    fn before_a_late_preview_the_decision_looks_one_piece_deeper_under_each_preview() {
+        let input = InputModel::new("X.", true, 18).unwrap();
+        let player = Player::score(input.clone());
+        let w = ScoreWeights::shipped();
+        // A stack of six rows ready for a tetris but for one cell, the well open.
+        let mut page = [0xEFu8; 256];
+        for y in 14..20 {
+            for x in 0..9 {
+                if !(y == 14 && x == 4) {
+                    page[y * 10 + x] = 0x7B;
+                }
+            }
+        }
+        let decide = |level: u8| {
+            let mut ws = Workspace::new();
+            let start = PieceState::spawn(spawn_of(0), 0);
+            let situation = Situation::a_type(level, [0x50, 0x02]);
+            let d = decide(&player, &w, &mut ws, &page, start, situation, None).unwrap();
+            (d, situation)
+        };
+        for level in [18, 29] {
+            let (d, situation) = decide(level);
+            // The chosen placement's value, recomputed: its clear reward and then, at level 29,
+            // the randomizer-weighted one-piece-deeper value of each preview; at level 18 the
+            // expected best drop of the preview (the decision is made again once it is seen).
+            let presses = press_frames(&input);
+            let ctx = Context {
+                level,
+                lines: situation.lines,
+                line_cap: None,
+                double_speed_level: None,
+                input: input.clone(),
+                speed_up: None,
+                ceilings: Context::ceilings_for(&presses),
+                judged: None,
+            };
+            let ctx = Context {
+                speed_up: ctx.next_speed_up(),
+                judged: Some(ctx.gravity()),
+                ..ctx
+            };
+            let mut field = Field::from_page(&page);
+            let holes = has_holes(&field);
+            let cleared = field
+                .lock(
+                    d.placement.orientation,
+                    d.placement.x as i8,
+                    d.placement.y as i8,
+                )
+                .unwrap();
+            let planner = Planner {
+                w: &w,
+                player: &player,
+                presses,
+                digging: holes,
+            };
+            let after = ctx.after(cleared);
+            let future = if level == 29 {
+                (0..7)
+                    .map(|n| transition_probability(0, n) * planner.deeper_value(&field, n, &after))
+                    .sum()
+            } else {
+                planner.expected_value(&field, 0, &after)
+            };
+            let value = w.clear_reward(cleared, &ctx, holes) + future;
+            assert!(
+                (-d.cost - value).abs() < 1e-9,
+                "level {level}: {} against {value}",
+                -d.cost
+            );
+        }
+    }
 
     #[test]
     fn burns_in_the_lookahead_are_cheap_only_while_the_decisions_board_has_holes() {
