@@ -71,14 +71,17 @@ fn ai_games_replay_identically_in_the_rom() {
     let score = Player::score(input);
     // Short games so CI stays fast: level 0 (the opening delay and slow gravity, soft drops),
     // 18 and 19 (A held + Start on the level menu), for both players; the score player's
-    // tetrises need longer games. One thread each: the emulator is the slow part.
+    // tetrises need longer games (a game that tops out early proves less: the level-19 game of
+    // seed 6 meets a drought of more than 25 pieces without an I and tops out at 4 lines, so
+    // seed 7).
+    // One thread each: the emulator is the slow part.
     let games = [
         (&birken, 0u8, 2u32, 1u64),
         (&birken, 18, 8, 2),
         (&birken, 19, 8, 3),
         (&score, 0, 4, 4),
         (&score, 18, 24, 5),
-        (&score, 19, 24, 6),
+        (&score, 19, 24, 7),
     ];
     std::thread::scope(|scope| {
         for (player, level, max_lines, seed) in games {
