@@ -381,19 +381,27 @@ impl Nes {
     fn heavy_frame_native(&mut self, buttons: Buttons, run: &Run, lag_nmi_next: bool) -> Events {
         let events = self.play_frame_native(buttons);
         self.next_frame = crate::engine::NextFrame::Other;
+        self.keep_run_wait(&run.mem.ram, lag_nmi_next);
         if let Some(lag) = &mut self.lag {
-            lag.audio = AudioRam::from_ram(&run.mem.ram);
             lag.outcomes.native += 1;
+        }
+        events
+    }
+
+    /// What a run that reached the main loop's wait leaves to the next frame: the sound
+    /// driver's state, and a lag frame when the next NMI came before the wait.
+    fn keep_run_wait(&mut self, ram: &[u8; 0x800], lag_nmi_next: bool) {
+        if let Some(lag) = &mut self.lag {
+            lag.audio = AudioRam::from_ram(ram);
             lag.pending = if lag_nmi_next {
                 Pending::LagNmi
             } else {
                 Pending::None
             };
+            if lag_nmi_next {
+                self.wait = Wait::Lagging;
+            }
         }
-        if lag_nmi_next {
-            self.wait = Wait::Lagging;
-        }
-        events
     }
 
     /// Imports what a run reached and keeps what it left for the next frame. `scored`: the
@@ -409,17 +417,7 @@ impl Nes {
                 } else {
                     Wait::MainLoop
                 };
-                if let Some(lag) = &mut self.lag {
-                    lag.audio = AudioRam::from_ram(&ram);
-                    lag.pending = if lag_nmi_next {
-                        Pending::LagNmi
-                    } else {
-                        Pending::None
-                    };
-                    if lag_nmi_next {
-                        self.wait = Wait::Lagging;
-                    }
-                }
+                self.keep_run_wait(&ram, lag_nmi_next);
                 if self.wait == Wait::Pause {
                     self.music_clock.lost += 1;
                 }
