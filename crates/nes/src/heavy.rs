@@ -17,6 +17,11 @@
 //! the run stopped there when the NMI needs the next frame's buttons. Only the frames that run
 //! `playState_updateLinesAndStatistics` at a high level come here (see `lag`), so none of this
 //! costs the ordinary frame anything.
+//!
+//! The run is the frame's timing. Its RAM is the frame's outcome only where an NMI lands in the
+//! game's work or the game crashes, where the ROM's result depends on the interleaving; where the
+//! run reaches the main loop's wait untouched, `lag` takes the outcome from the engine's own frame
+//! of play, so the scoring rules keep their one home (`rules`).
 
 use std::sync::Arc;
 

@@ -20,6 +20,13 @@
 //! evaluates every phase a console can be in and follows the outcome most of them give (a test
 //! that knows the console's phase sets it with [`Nes::set_cpu_phase`]).
 //!
+//! The run gives the frame's timing. Where no NMI lands in the game's work (the frame is on
+//! time, or the next NMI comes in the sound driver or before the main loop's wait), the game's
+//! routines ran as in any frame, so the frame's outcome (score, lines, level, statistics) is the
+//! engine's own frame of play, with the `rules` every other path uses. Only where an NMI lands in
+//! the game's work, or the game crashes, is the run's RAM the outcome: the ROM's result then
+//! depends on where the NMI landed, to the instruction.
+//!
 //! The sound driver runs in the frame's work too, so its state is kept from level
 //! [`LAG_AUDIO_FROM_LEVEL`] on; the music needs the ROM's scores ([`ProgramData`]), without which
 //! its cycles are estimated and [`Nes::lag_model_exact`] is false. NTSC only: on PAL the engine
@@ -121,6 +128,32 @@ pub(crate) struct LagModel {
     pub(crate) music_exact: bool,
     /// What the next frame continues.
     pub(crate) pending: Pending,
+    /// Where the heavy frames took their outcome from.
+    pub(crate) outcomes: HeavyOutcomes,
+}
+
+/// How many heavy frames (see [`LAG_FROM_LEVEL`]) the lag model ran since it started, by where
+/// their outcome came from. A count for the tests, not game state: two engines that differ only
+/// in it are equal.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeavyOutcomes {
+    /// No NMI landed in the game's work: the engine's own frame of play gave the outcome.
+    pub native: u32,
+    /// An NMI landed in the game's work, or the game crashed: the run's RAM is the outcome.
+    pub run: u32,
+}
+
+impl PartialEq for HeavyOutcomes {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for HeavyOutcomes {}
+
+impl std::hash::Hash for HeavyOutcomes {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// Work a frame left to the next.
@@ -228,12 +261,9 @@ impl Nes {
             // The level reached it in the last frame, a level-up frame run without the model.
             self.start_lag_model(self.frame - 1);
         }
-        let heavy = level >= LAG_FROM_LEVEL
-            && (self.raw.player1.play_state == play_state::UPDATE_LINES
-                || (self.raw.player1.play_state == play_state::LINE_CLEAR_ANIMATION
-                    && self.raw.frame_counter & 3 == 0
-                    && self.raw.player1.row_y >= 4));
-        if heavy && let Some(events) = self.heavy_frame(buttons) {
+        if self.next_frame_is_heavy()
+            && let Some(events) = self.heavy_frame(buttons)
+        {
             return events;
         }
         let events = self.play_frame_native(buttons);
@@ -241,6 +271,18 @@ impl Nes {
         self.next_frame = crate::engine::NextFrame::Other;
         self.after_native_frame();
         events
+    }
+
+    /// The next frame of play runs `playState_updateLinesAndStatistics` (its play state, or the
+    /// line-clear animation's last step, which the NMI takes, then that state) at a level where
+    /// its work can outlast the frame.
+    fn next_frame_is_heavy(&self) -> bool {
+        let p = &self.raw.player1;
+        p.level_number >= LAG_FROM_LEVEL
+            && (p.play_state == play_state::UPDATE_LINES
+                || (p.play_state == play_state::LINE_CLEAR_ANIMATION
+                    && self.raw.frame_counter & 3 == 0
+                    && p.row_y >= 4))
     }
 
     /// The sound driver's call at the end of a frame the engine ran natively.
@@ -285,11 +327,12 @@ impl Nes {
             audio,
             music_exact: exact,
             pending: Pending::None,
+            outcomes: HeavyOutcomes::default(),
         }));
     }
 
-    /// A frame whose work can outlast the frame, run cycle by cycle from its NMI. `None` when
-    /// the run meets something it does not model (the frame then runs natively).
+    /// A frame whose work can outlast the frame, run cycle by cycle from its NMI for its timing.
+    /// `None` when the run meets something it does not model (the frame then runs natively).
     fn heavy_frame(&mut self, buttons: Buttons) -> Option<Events> {
         let lag = self.lag.as_ref()?;
         let mut ram = Box::new(self.ram());
@@ -309,6 +352,16 @@ impl Nes {
         {
             lag.music_exact = false;
         }
+        if let Stop::Waiting { lag_nmi_next, .. } = stop {
+            return Some(self.heavy_frame_native(buttons, &run, lag_nmi_next));
+        }
+        // An NMI lands in the game's work (or the game crashes): its redraw rewrites
+        // `generalCounter`, the score loop's counter, and its gamepad read feeds the routines
+        // after it, so the ROM's result depends on where it landed, to the instruction, and only
+        // the run has it.
+        if let Some(lag) = &mut self.lag {
+            lag.outcomes.run += 1;
+        }
         self.events.lines_cleared = 0;
         self.take_stop(run, stop, Some((completed, hold_down)));
         if completed != 0 {
@@ -319,6 +372,36 @@ impl Nes {
             self.events.add(Events::LEVEL_UP);
         }
         Some(self.events)
+    }
+
+    /// A heavy frame whose run reached the main loop's wait with no NMI in the game's work: the
+    /// game's routines ran as in any frame, so the engine's own frame of play gives the outcome;
+    /// the run gives the timing (whether the next NMI came before the wait: a lag frame next)
+    /// and the sound driver's state after its call.
+    fn heavy_frame_native(&mut self, buttons: Buttons, run: &Run, lag_nmi_next: bool) -> Events {
+        let events = self.play_frame_native(buttons);
+        self.next_frame = crate::engine::NextFrame::Other;
+        self.keep_run_wait(&run.mem.ram, lag_nmi_next);
+        if let Some(lag) = &mut self.lag {
+            lag.outcomes.native += 1;
+        }
+        events
+    }
+
+    /// What a run that reached the main loop's wait leaves to the next frame: the sound
+    /// driver's state, and a lag frame when the next NMI came before the wait.
+    fn keep_run_wait(&mut self, ram: &[u8; 0x800], lag_nmi_next: bool) {
+        if let Some(lag) = &mut self.lag {
+            lag.audio = AudioRam::from_ram(ram);
+            lag.pending = if lag_nmi_next {
+                Pending::LagNmi
+            } else {
+                Pending::None
+            };
+            if lag_nmi_next {
+                self.wait = Wait::Lagging;
+            }
+        }
     }
 
     /// Imports what a run reached and keeps what it left for the next frame. `scored`: the
@@ -334,17 +417,7 @@ impl Nes {
                 } else {
                     Wait::MainLoop
                 };
-                if let Some(lag) = &mut self.lag {
-                    lag.audio = AudioRam::from_ram(&ram);
-                    lag.pending = if lag_nmi_next {
-                        Pending::LagNmi
-                    } else {
-                        Pending::None
-                    };
-                    if lag_nmi_next {
-                        self.wait = Wait::Lagging;
-                    }
-                }
+                self.keep_run_wait(&ram, lag_nmi_next);
                 if self.wait == Wait::Pause {
                     self.music_clock.lost += 1;
                 }
@@ -497,6 +570,16 @@ impl Nes {
     }
 }
 
+/// For the tests: the heavy frames the lag model ran since it started, by where their outcome
+/// came from (zero when the model is off).
+#[doc(hidden)]
+#[must_use]
+pub fn heavy_outcomes(nes: &Nes) -> HeavyOutcomes {
+    nes.lag
+        .as_ref()
+        .map_or_else(HeavyOutcomes::default, |l| l.outcomes)
+}
+
 /// For the ROM comparison tests (`playfield-rom`): the sound driver's RAM ($0680-$06FF) the lag
 /// model starts from if it starts after this frame (the music caught up from its last load).
 #[doc(hidden)]
@@ -527,7 +610,164 @@ impl Nes {
                 // program data (`after_native_frame` and `heavy_frame` clear this without it).
                 music_exact: true,
                 pending: Pending::None,
+                outcomes: HeavyOutcomes::default(),
             }));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heavy::probe_heavy_frame;
+    use crate::setup::{GameSetup, MenuDriver};
+    use crate::tables::TILE_EMPTY;
+
+    /// A console phase for the runs (told to the engine, which then runs each frame once).
+    const PHASE: CpuPhase = CpuPhase {
+        nmi_delay_thirds: 28,
+        interrupted_beq: false,
+        long_frame: false,
+        dma_odd: false,
+    };
+
+    /// The bytes a frame that adds the points decides: `player`, `player1`,
+    /// `lineClearStatsByType`, `statsByType`.
+    fn scoring_bytes() -> impl Iterator<Item = usize> {
+        (0x40..0x80).chain(0xD8..0xDC).chain(0x3F0..0x3FE)
+    }
+
+    /// An engine in play at `level` with 1,550 lines and a score of 500,000, a vertical I piece
+    /// above a well in column 0 that clears `cleared` rows when it locks, stepped up to the
+    /// frame that adds the points (the main loop waits for its NMI).
+    fn before_points(level: u8, cleared: u8) -> Nes {
+        let mut nes = Nes::power_on();
+        let mut input = Vec::new();
+        let in_play = MenuDriver::new(GameSetup::a_type(19), 0).drive_until(
+            &mut nes,
+            &mut input,
+            5_000,
+            |n| n.raw.game_mode == game_mode::PLAY && n.raw.player1.play_state == 1,
+        );
+        assert!(in_play, "the menus lead to play");
+        let raw = nes.raw_mut();
+        raw.playfield[..200].fill(TILE_EMPTY);
+        for cell in 160..200 {
+            // Full rows at the bottom, the rows above them with a second hole.
+            if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
+                raw.playfield[cell] = 0x7B;
+            }
+        }
+        for p in [&mut raw.player, &mut raw.player1] {
+            p.tetrimino_x = 0;
+            p.tetrimino_y = 2;
+            p.current_piece = 0x11;
+            p.level_number = level;
+            p.fall_timer = 0;
+            p.autorepeat_y = 0;
+            p.hold_down_points = 0;
+            p.lines = [0x50, 0x15];
+            p.score = [0x00, 0x00, 0x50];
+        }
+        for _ in 0..60 {
+            if nes.next_frame_is_heavy() {
+                return nes;
+            }
+            nes.set_cpu_phase(Some(PHASE));
+            let events = nes.step(Buttons::NONE);
+            assert!(!events.lagged(), "no lag before the points");
+        }
+        panic!("no frame adds the points");
+    }
+
+    /// The RAM the heavy frame's run starts from: the engine's, with the sound driver's bytes.
+    fn run_start(nes: &Nes) -> [u8; 0x800] {
+        let mut ram = nes.ram();
+        nes.lag
+            .as_ref()
+            .expect("the lag model runs")
+            .audio
+            .to_ram(&mut ram);
+        ram
+    }
+
+    /// Steps the frame that adds the points on `nes` and on a copy that ignores lag frames (the
+    /// engine's own frame of play, without the lag model): that copy, and what the lag model
+    /// counted in the frame (native, run).
+    fn score_both(nes: &mut Nes) -> (Nes, (u32, u32)) {
+        let mut native = nes.clone();
+        native.modifiers.ignore_lag = true;
+        native.step(Buttons::NONE);
+        let before = heavy_outcomes(nes);
+        nes.set_cpu_phase(Some(PHASE));
+        nes.step(Buttons::NONE);
+        let after = heavy_outcomes(nes);
+        (
+            native,
+            (after.native - before.native, after.run - before.run),
+        )
+    }
+
+    #[test]
+    fn a_heavy_frame_without_an_nmi_in_its_work_is_the_engines_own_frame() {
+        // Level 120: the work ends well before the next NMI. Level 230: the next NMI comes in
+        // the sound driver, after the game's work, so the next frame lags.
+        for (level, lag_next, score) in [
+            (120, false, [0x00, 0x52, 0x64]), // 500,000 + 1,200 × 121
+            (230, true, [0x00, 0x72, 0x77]),  // 500,000 + 1,200 × 231
+        ] {
+            let mut nes = before_points(level, 4);
+            let start = run_start(&nes);
+            let (native, counted) = score_both(&mut nes);
+            assert_eq!(counted, (1, 0), "level {level}: scored natively");
+            assert_eq!(nes.wait == Wait::Lagging, lag_next, "level {level}");
+            // Every variable, scratch bytes included (where the run leaves `generalCounter` and
+            // `verticalBlankingInterval` as the ROM's code does, the engine's frame leaves them
+            // as at every level), and the score without the cap.
+            assert_eq!(nes.raw, native.raw, "level {level}");
+            assert_eq!(nes.score_uncapped, native.score_uncapped, "level {level}");
+            assert_eq!(nes.raw.player1.score, score, "level {level}");
+            assert_eq!(nes.raw.player1.lines, [0x54, 0x15], "level {level}");
+            // The run of the same frame, which gave the timing, scored the same.
+            let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+            assert_eq!(
+                run.stops,
+                [format!(
+                    "Waiting {{ wait: {}, lag_nmi_next: {lag_next} }}",
+                    if lag_next { 0xAA32 } else { 0xAA37 }
+                )]
+            );
+            let engine = nes.ram();
+            for at in scoring_bytes() {
+                assert_eq!(engine[at], run.ram[at], "level {level}: ${at:04X}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_heavy_frame_with_an_nmi_in_its_work_is_the_runs() {
+        // Level 255: the next NMI lands in the game's work (the sprites staged after the play
+        // state), before `savePlayer1State`.
+        let mut nes = before_points(255, 4);
+        let start = run_start(&nes);
+        let (native, counted) = score_both(&mut nes);
+        assert_eq!(counted, (0, 1), "scored by the run");
+        assert_eq!(nes.wait, Wait::Lagging);
+        let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+        assert!(run.stops[0].starts_with("NmiDue"), "{:?}", run.stops);
+        // Every byte the engine keeps is the run's at the frame's end.
+        let at_end = &run.frame_end_rams[0];
+        let mut kept = Nes::import_fields(at_end, Region::Ntsc)
+            .expect("play")
+            .ram();
+        AudioRam::from_ram(at_end).to_ram(&mut kept);
+        assert_eq!(nes.ram(), kept);
+        // The work stands where the NMI interrupted it: the lines added to `player`, not yet
+        // saved to `player1`, `gameModeState` still 4; the engine's own frame ran it to its end.
+        assert_eq!(nes.raw.player.lines, [0x54, 0x15]);
+        assert_eq!(nes.raw.player1.lines, [0x50, 0x15]);
+        assert_eq!(nes.raw.game_mode_state, 4);
+        assert_eq!(native.raw.player1.lines, [0x54, 0x15]);
+        assert_eq!(native.raw.game_mode_state, 2);
     }
 }

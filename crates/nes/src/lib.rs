@@ -99,5 +99,5 @@ pub mod raw {
 pub mod timing_probe {
     pub use crate::audio::probe_update_audio;
     pub use crate::heavy::{HeavyProbe, probe_heavy_frame};
-    pub use crate::lag::probe_music_catch_up;
+    pub use crate::lag::{HeavyOutcomes, heavy_outcomes, probe_music_catch_up};
 }

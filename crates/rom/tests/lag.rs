@@ -14,6 +14,11 @@
 //! own, where it follows what most phases give, whose agreement is printed and checked against
 //! the thresholds below, every disagreement listed with the outcome the ROM's phase gives.
 //!
+//! Told the phase, the engine scores each frame that adds the points where no NMI lands in the
+//! game's work with its own frame of play, and takes the heavy run's RAM only where one does (or
+//! the game crashes): both kinds are counted, and after each frame of the first kind the scoring
+//! variables (both player blocks, the statistics, the render flags) must be the ROM's.
+//!
 //! A third test compares the engine's run of each frame that adds the points with the ROM's
 //! instructions, address and cycle, for the first cases.
 //!
@@ -22,7 +27,7 @@
 
 use std::sync::Arc;
 
-use playfield_nes::timing_probe::probe_heavy_frame;
+use playfield_nes::timing_probe::{heavy_outcomes, probe_heavy_frame};
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{Buttons, CpuPhase, GameSetup, Nes, ProgramData, Region};
 use playfield_rom::lag::{FrameOutcome, FrameTiming, RomLayout};
@@ -175,6 +180,18 @@ impl Case {
 struct RomRun {
     start: [u8; RAM_SIZE],
     frames: Vec<(FrameTiming, TraceFrame)>,
+    /// The whole RAM after each frame.
+    rams: Vec<[u8; RAM_SIZE]>,
+}
+
+/// The bytes a frame that adds the points decides: `player` and `player1` (score, lines, level,
+/// completed lines, push-down points, play state...), `outOfDateRenderFlags`,
+/// `lineClearStatsByType` and `statsByType`.
+fn scoring_bytes() -> impl Iterator<Item = usize> {
+    (0x40..0x80)
+        .chain([0xA3])
+        .chain(0xD8..0xDC)
+        .chain(0x3F0..0x3FE)
 }
 
 fn run_rom(base: &Emulator, layout: &RomLayout, case: &Case) -> RomRun {
@@ -183,17 +200,23 @@ fn run_rom(base: &Emulator, layout: &RomLayout, case: &Case) -> RomRun {
     rom.write_ram_keep_stack(&start);
     let start = rom.ram();
     let mut frames = Vec::new();
+    let mut rams = Vec::new();
     for frame in 1..=FRAMES {
         let t = rom
             .step_timed(layout, case.buttons(frame))
             .expect("tetanes runs");
         let crashed = matches!(t.outcome, FrameOutcome::Crash { .. } | FrameOutcome::NoNmi);
         frames.push((t, TraceFrame::from_ram(frame as u64, rom.ram_ref())));
+        rams.push(rom.ram());
         if crashed {
             break;
         }
     }
-    RomRun { start, frames }
+    RomRun {
+        start,
+        frames,
+        rams,
+    }
 }
 
 /// The phase of frame `k`'s NMI (1-based) as the ROM had it, when it is known.
@@ -225,6 +248,13 @@ struct EngineRun {
     crash: Option<usize>,
     /// The first frame whose traced RAM differs from the ROM's.
     differs: Option<(usize, String)>,
+    /// Frames that add the points scored by the engine's own frame of play, and by the heavy
+    /// run's RAM (an NMI in the game's work, or a crash).
+    scored_native: usize,
+    scored_by_run: usize,
+    /// The first frame scored by the engine's own frame of play whose scoring bytes differ from
+    /// the ROM's: the frame, the address, the engine's byte and the ROM's.
+    native_differs: Option<(usize, usize, u8, u8)>,
 }
 
 fn run_engine(
@@ -241,7 +271,18 @@ fn run_engine(
         if told {
             nes.set_cpu_phase(rom_phase(layout, rom, k));
         }
+        let before = heavy_outcomes(&nes);
         let events = nes.step(case.buttons(k));
+        let after = heavy_outcomes(&nes);
+        let native = after.native.saturating_sub(before.native) as usize;
+        out.scored_native += native;
+        out.scored_by_run += after.run.saturating_sub(before.run) as usize;
+        if native > 0 && out.native_differs.is_none() {
+            let (engine, rom_ram) = (nes.ram(), &rom.rams[k - 1]);
+            out.native_differs = scoring_bytes()
+                .find(|&at| engine[at] != rom_ram[at])
+                .map(|at| (k, at, engine[at], rom_ram[at]));
+        }
         if events.lagged() {
             out.lag_frames.push(k);
         }
@@ -322,6 +363,9 @@ fn high_levels_lag_and_crash_cases() {
         lag_equal: usize,
         crash_equal: usize,
         trace_equal: usize,
+        scored_native: usize,
+        scored_by_run: usize,
+        native_equal: usize,
         disagreements: Vec<String>,
     }
     let (mut told, mut own) = (Tally::default(), Tally::default());
@@ -356,14 +400,19 @@ fn high_levels_lag_and_crash_cases() {
             tally.lag_equal += usize::from(lag_ok);
             tally.crash_equal += usize::from(crash_ok);
             tally.trace_equal += usize::from(e.differs.is_none());
-            if !lag_ok || !crash_ok || e.differs.is_some() {
+            tally.scored_native += e.scored_native;
+            tally.scored_by_run += e.scored_by_run;
+            tally.native_equal += usize::from(e.native_differs.is_none());
+            if !lag_ok || !crash_ok || e.differs.is_some() || e.native_differs.is_some() {
                 tally.disagreements.push(format!(
                     "case {n} {case:?}: ROM lag {rom_lags:?} crash {rom_crash:?} ({:?}); \
-                     engine lag {:?} crash {:?}; trace {:?}",
+                     engine lag {:?} crash {:?}; trace {:?}; scoring bytes of a frame scored \
+                     natively (frame, address, engine, ROM) {:?}",
                     rom_run.frames.last().map(|f| f.0.outcome),
                     e.lag_frames,
                     e.crash,
-                    e.differs
+                    e.differs,
+                    e.native_differs
                 ));
             }
             if verbose {
@@ -389,6 +438,12 @@ fn high_levels_lag_and_crash_cases() {
             100.0 * t.crash_equal as f64 / t.cases.max(1) as f64,
             t.trace_equal
         );
+        eprintln!(
+            "{name}: frames that add the points scored by the engine's own frame of play {}, by \
+             the heavy run (an NMI in the game's work, or a crash) {}; scoring bytes as the ROM's \
+             after every frame scored natively in {} cases",
+            t.scored_native, t.scored_by_run, t.native_equal
+        );
         for d in &t.disagreements {
             eprintln!("  {d}");
         }
@@ -412,6 +467,14 @@ fn high_levels_lag_and_crash_cases() {
     assert_eq!(
         told.trace_equal, told.cases,
         "traced RAM, engine told the phase"
+    );
+    assert!(
+        only.is_some() || told.scored_native > 0 && told.scored_by_run > 0,
+        "both kinds of scoring frame"
+    );
+    assert_eq!(
+        told.native_equal, told.cases,
+        "scoring bytes of the frames scored natively, engine told the phase"
     );
     assert!(
         own.crash_equal * 100 >= own.cases * 99,
