@@ -182,7 +182,11 @@ fn a_double_speed_game_replays_with_its_double_speed_level() {
             .expect("a game"),
     )
     .expect("JSON");
-    assert_eq!(game["lines"], 4, "the game reaches its line cap");
+    // The game stops at the clear that reaches the cap, which may pass it (a double from 3).
+    assert!(
+        game["lines"].as_u64().is_some_and(|l| l >= 4),
+        "the game reaches its line cap: {game}"
+    );
     let result = |extra: &[&str]| {
         let mut args = vec!["nes", "replay", movie_arg];
         args.extend_from_slice(extra);
