@@ -1,6 +1,7 @@
 //! The score player's evaluator: stack for tetrises in a well on the right, keep the well and
-//! the left wall reachable under the current gravity and input timeline, and cash lines in
-//! when the game's end is near.
+//! the left wall reachable under the current gravity and input timeline, bring the stack down
+//! before level 29's gravity puts the well out of reach, and cash lines in when the game's end
+//! is near.
 //!
 //! What the strongest NES bots are known to value (REFERENCE.md, "Playing for score"): tetrises
 //! over burns, holes as the worst fault, a flat surface, no covered well, heights that depend on
@@ -96,6 +97,14 @@ pub struct ScoreWeights {
     /// taps away, which the fall rarely allows, while a three-wide piece fills a flat side with
     /// four, and a row with an unfillable side column is never cleared.
     pub double_speed_edge_gaps: f64,
+    /// Lines before level 29's gravity (one row a frame, from levels 19-28's two) from which
+    /// every board of a decision is judged under it: its safe height, its reach ceiling for the
+    /// drought, the well's and the left wall's reach ([`ScoreWeights::judging_gravity`]). A
+    /// stack that levels 19-28 can still serve (a vertical I gets into the well over 15 rows)
+    /// is lost at level 29 (12 rows): games that came to level 29 with a tall ready stack died
+    /// within 20 lines of it. So the stack comes down before, at the price of some burns. 0:
+    /// never.
+    pub cash_in_lines: f64,
 }
 
 impl ScoreWeights {
@@ -164,7 +173,7 @@ impl ScoreWeights {
 }
 
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 25] = [
+pub const TERM_NAMES: [&str; 26] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -190,6 +199,7 @@ pub const TERM_NAMES: [&str; 25] = [
     "drought_margin",
     "transition_lines",
     "double_speed_edge_gaps",
+    "cash_in_lines",
 ];
 
 /// A weights file that cannot be used.
@@ -350,6 +360,25 @@ impl ScoreWeights {
             }
         }
         reward
+    }
+
+    /// The gravity every board of a decision in `ctx` is judged under: the piece's own, or
+    /// level 29's from [`ScoreWeights::cash_in_lines`] lines before it (`ctx.speed_up` tells
+    /// when the gravity speeds up next).
+    #[must_use]
+    pub fn judging_gravity(&self, ctx: &Context) -> Gravity {
+        let now = ctx.gravity();
+        match ctx.speed_up {
+            Some((at, faster))
+                if now.drop_speed == 2
+                    && faster.drop_speed == 1
+                    && !faster.double
+                    && f64::from(at.saturating_sub(ctx.lines_decimal())) <= self.cash_in_lines =>
+            {
+                faster
+            }
+            _ => now,
+        }
     }
 
     /// The column height from which `danger` counts under `gravity`.
@@ -564,6 +593,40 @@ mod tests {
         ctx.level = 39;
         ctx.lines = [0x30, 0x03];
         assert_eq!(ctx.next_speed_up(), None);
+    }
+
+    #[test]
+    fn boards_are_judged_under_level_29s_gravity_from_cash_in_lines_before_it() {
+        let mut w = ScoreWeights::shipped();
+        w.cash_in_lines = 10.0;
+        let judged = |level: u8, lines: [u8; 2], w: &ScoreWeights| {
+            let ctx = Context {
+                level,
+                lines,
+                line_cap: None,
+                double_speed_level: Some(39),
+                input: InputModel::new("X.", true, 18).unwrap(),
+                speed_up: None,
+                ceilings: [16, 15, 12, 6],
+                judged: None,
+            };
+            let ctx = Context {
+                speed_up: ctx.next_speed_up(),
+                ..ctx
+            };
+            let g = w.judging_gravity(&ctx);
+            (g.drop_speed, g.double)
+        };
+        // From level 18: level 28 at 220 lines, level 29 at 230.
+        assert_eq!(judged(27, [0x19, 0x02], &w), (2, false));
+        assert_eq!(judged(28, [0x20, 0x02], &w), (1, false));
+        assert_eq!(judged(28, [0x29, 0x02], &w), (1, false));
+        // Not before level 19's speed-up, nor before double speed.
+        assert_eq!(judged(18, [0x25, 0x01], &w), (3, false));
+        assert_eq!(judged(38, [0x25, 0x03], &w), (1, false));
+        // Off at 0.
+        w.cash_in_lines = 0.0;
+        assert_eq!(judged(28, [0x29, 0x02], &w), (2, false));
     }
 
     #[test]

@@ -173,8 +173,12 @@ pub(crate) fn decide(
         speed_up: (situation.game_type == 0)
             .then(|| ctx.next_speed_up())
             .flatten(),
-        // Every board of this decision is judged under the gravity the piece meets now.
-        judged: Some(ctx.gravity()),
+        ..ctx
+    };
+    // Every board of this decision is judged under one gravity: the one the piece meets now,
+    // or level 29's just before it.
+    let ctx = Context {
+        judged: Some(w.judging_gravity(&ctx)),
         ..ctx
     };
     let field = Field::from_page(page);
@@ -333,7 +337,10 @@ mod tests {
             };
             let ctx = Context {
                 speed_up: ctx.next_speed_up(),
-                judged: Some(ctx.gravity()),
+                ..ctx
+            };
+            let ctx = Context {
+                judged: Some(w.judging_gravity(&ctx)),
                 ..ctx
             };
             let mut field = Field::from_page(&page);
