@@ -369,10 +369,10 @@ impl ScoreWeights {
     pub fn judging_gravity(&self, ctx: &Context) -> Gravity {
         let now = ctx.gravity();
         match ctx.speed_up {
+            // From levels 19-28's class to level 29's.
             Some((at, faster))
-                if now.drop_speed == 2
-                    && faster.drop_speed == 1
-                    && !faster.double
+                if gravity_class(now) == 1
+                    && gravity_class(faster) == 2
                     && f64::from(at.saturating_sub(ctx.lines_decimal())) <= self.cash_in_lines =>
             {
                 faster
@@ -547,6 +547,21 @@ pub fn press_frames(model: &InputModel) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// The benchmark's context (30 Hz, 18-frame reaction, double speed from level 39, no line
+    /// cap) at `level` and BCD `lines`, with the reach ceilings of that timeline.
+    fn benchmark_context(level: u8, lines: [u8; 2]) -> Context {
+        Context {
+            level,
+            lines,
+            line_cap: None,
+            double_speed_level: Some(39),
+            input: InputModel::new("X.", true, 18).unwrap(),
+            speed_up: None,
+            ceilings: [16, 15, 12, 6],
+            judged: None,
+        }
+    }
+
     #[test]
     fn the_shipped_weights_parse() {
         let w = ScoreWeights::shipped();
@@ -570,16 +585,7 @@ mod tests {
 
     #[test]
     fn the_gravity_speeds_up_at_130_230_and_the_double_speed_level() {
-        let mut ctx = Context {
-            level: 18,
-            lines: [0, 0],
-            line_cap: None,
-            double_speed_level: Some(39),
-            input: InputModel::new("X.", true, 18).unwrap(),
-            speed_up: None,
-            ceilings: [16, 15, 12, 6],
-            judged: None,
-        };
+        let mut ctx = benchmark_context(18, [0, 0]);
         let (at, g) = ctx.next_speed_up().unwrap();
         assert_eq!((at, g.drop_speed, g.double), (130, 2, false));
         ctx.level = 28;
@@ -600,16 +606,7 @@ mod tests {
         let mut w = ScoreWeights::shipped();
         w.cash_in_lines = 10.0;
         let judged = |level: u8, lines: [u8; 2], w: &ScoreWeights| {
-            let ctx = Context {
-                level,
-                lines,
-                line_cap: None,
-                double_speed_level: Some(39),
-                input: InputModel::new("X.", true, 18).unwrap(),
-                speed_up: None,
-                ceilings: [16, 15, 12, 6],
-                judged: None,
-            };
+            let ctx = benchmark_context(level, lines);
             let ctx = Context {
                 speed_up: ctx.next_speed_up(),
                 ..ctx
@@ -657,14 +654,8 @@ mod tests {
     #[test]
     fn a_narrow_well_below_two_rows_is_no_room_for_a_drought() {
         let ctx = Context {
-            level: 18,
-            lines: [0, 0],
-            line_cap: None,
             double_speed_level: None,
-            input: InputModel::new("X.", true, 18).unwrap(),
-            speed_up: None,
-            ceilings: [16, 15, 12, 6],
-            judged: None,
+            ..benchmark_context(18, [0, 0])
         };
         let mut drought_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
         drought_only.drought = -500.0;
@@ -692,14 +683,8 @@ mod tests {
     fn a_tetris_is_worth_more_than_four_singles() {
         let w = ScoreWeights::shipped();
         let ctx = Context {
-            level: 18,
-            lines: [0, 0],
-            line_cap: None,
             double_speed_level: None,
-            input: InputModel::new("X.", true, 18).unwrap(),
-            speed_up: None,
-            ceilings: [16, 15, 12, 6],
-            judged: None,
+            ..benchmark_context(18, [0, 0])
         };
         assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
     }
