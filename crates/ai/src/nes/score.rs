@@ -34,9 +34,10 @@ const I_HORIZONTAL: u8 = 0x12;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreWeights {
-    /// Per empty cell below a filled cell of its column.
+    /// Per empty cell below a filled cell of its column, the well's aside; and per filled cell
+    /// covering the well ([`well_cover`]), which takes a line to clear as a hole does.
     pub holes: f64,
-    /// Per row that has a hole.
+    /// Per row that has a hole, and per filled cell covering the well.
     pub hole_rows: f64,
     /// Per row of height difference between neighbouring columns 1-9 (the well excluded).
     pub bumpiness: f64,
@@ -399,23 +400,29 @@ impl ScoreWeights {
         let heights = field.heights();
         let mut holes = 0u32;
         let mut hole_rows = 0u16;
-        // Holes: empty cells below each column's top.
+        let gravity = ctx.judged_gravity();
+        // At double speed an I can rarely be brought to the well in time: the player lines out,
+        // all ten columns alike, with no well to keep and no drought to fear.
+        let line_out = gravity.double;
+        // Holes: empty cells below each column's top. The well's own empty cells are not
+        // counted: a covered well costs what uncovering it does (below).
+        let well_mask = if line_out { 0 } else { 1u16 << WELL };
         let mut covered = 0u16;
         for (y, &row) in field.rows.iter().enumerate() {
-            let empty_below = covered & !row;
+            let empty_below = covered & !row & !well_mask;
             if empty_below != 0 {
                 holes += empty_below.count_ones();
                 hole_rows |= 1 << y;
             }
             covered |= row;
         }
+        let (well_cover, well_filled) = if line_out { (0, 0) } else { well_cover(field) };
         let mut bumpiness = 0.0;
         let mut bumpiness_squared = 0.0;
         let mut deep_wells = 0.0;
         let mut height_sum = 0.0;
         let mut danger = 0.0;
         let mut free_cells = 0.0;
-        let gravity = ctx.judged_gravity();
         let mut safe = self.safe_height_at(gravity);
         if let Some((at, faster)) = ctx.speed_up
             && ctx.lines_decimal() < at
@@ -424,9 +431,6 @@ impl ScoreWeights {
             safe = safe.min(self.safe_height_at(faster));
         }
         let ceiling = f64::from(ctx.ceilings[gravity_class(gravity)]) - self.drought_margin;
-        // At double speed an I can rarely be brought to the well in time: the player lines out,
-        // all ten columns alike, with no well to keep and no drought to fear.
-        let line_out = gravity.double;
         let columns = if line_out { 10 } else { WELL };
         for x in 0..columns {
             let h = f64::from(heights[x]);
@@ -455,7 +459,7 @@ impl ScoreWeights {
                 |side: usize, next: usize| f64::from(heights[next].saturating_sub(heights[side]));
             (0.0, gap(0, 1) + gap(9, 8))
         } else {
-            (f64::from(heights[WELL]), 0.0)
+            (f64::from(well_filled), 0.0)
         };
         // Rows waiting for an I: full but for the well, from the bottom up, well open above.
         let mut ready = 0;
@@ -475,8 +479,8 @@ impl ScoreWeights {
             presses,
         );
         let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
-        self.holes * f64::from(holes)
-            + self.hole_rows * f64::from(hole_rows.count_ones())
+        self.holes * f64::from(holes + well_cover)
+            + self.hole_rows * f64::from(hole_rows.count_ones() + well_cover)
             + self.bumpiness * bumpiness
             + self.bumpiness_squared * bumpiness_squared
             + self.deep_wells * deep_wells
@@ -522,6 +526,28 @@ pub fn reach_ceiling(gravity: Gravity, presses: &[u32]) -> u8 {
             reach::reaches(&f, I_HORIZONTAL, I_VERTICAL, WELL as i8, gravity, presses)
         })
         .unwrap_or(0)
+}
+
+/// The well column's cover and fill: (filled cells above an empty cell of it, filled cells).
+///
+/// A covered well is opened again by clearing the rows of its cover, one line each, while the
+/// rows waiting below it stay ready: what it costs grows with the cover, not with the depth
+/// below. Counted by that depth (each empty well cell a hole), a well covered over a ready stack
+/// cost more than the stack's danger, so the player never burned into the well during an I
+/// drought and built on to the top.
+#[must_use]
+pub fn well_cover(field: &Field) -> (u32, u32) {
+    let (mut cover, mut filled, mut run) = (0, 0, 0);
+    for &row in &field.rows {
+        if row & (1 << WELL) != 0 {
+            run += 1;
+            filled += 1;
+        } else {
+            cover += run;
+            run = 0;
+        }
+    }
+    (cover, filled)
 }
 
 /// Whether a field has a hole (for the dig phase).
@@ -677,6 +703,42 @@ mod tests {
         // The six rows below a J's or an L's reach take an I, which a drought lacks.
         assert_eq!(board(0), board(6));
         assert!(board(7) < board(6));
+    }
+
+    #[test]
+    fn a_covered_well_costs_its_cover_not_the_depth_below_it() {
+        let ctx = benchmark_context(18, [0, 0]);
+        let presses = press_frames(&ctx.input);
+        let mut holes_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        holes_only.holes = -20.0;
+        holes_only.hole_rows = -8.0;
+        holes_only.well_cells = -10.0;
+        // Ten rows ready for an I, the well covered by `cover` cells above them.
+        let board = |cover: usize| {
+            let mut f = Field::default();
+            for row in &mut f.rows[10..] {
+                *row = FULL_ROW & !(1 << WELL);
+            }
+            for row in &mut f.rows[10 - cover..10] {
+                *row = (1 << WELL) | (1 << 8);
+            }
+            f
+        };
+        assert_eq!(well_cover(&board(1)), (1, 1));
+        assert_eq!(well_cover(&board(2)), (2, 2));
+        // A hole and a hole row per covering cell, and the filled cells of the well.
+        let value = |f: &Field, c: &Context| holes_only.board_value(f, c, &presses);
+        assert_eq!(value(&board(1), &ctx), -38.0);
+        assert_eq!(value(&board(2), &ctx), -76.0);
+        // The well filled from the bottom is no cover.
+        let mut filled = board(0);
+        filled.rows[19] = FULL_ROW;
+        assert_eq!(well_cover(&filled), (0, 1));
+        assert_eq!(value(&filled, &ctx), -10.0);
+        // At double speed the player lines out: the well column's empty cells are holes.
+        let double = benchmark_context(40, [0x30, 0x03]);
+        assert!(double.gravity().double);
+        assert_eq!(value(&board(1), &double), -20.0 * 10.0 - 8.0 * 10.0);
     }
 
     #[test]
