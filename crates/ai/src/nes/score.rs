@@ -399,7 +399,7 @@ impl ScoreWeights {
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
         let heights = field.heights();
         let mut holes = 0u32;
-        let mut hole_rows = 0u16;
+        let mut hole_rows = 0u32;
         let gravity = ctx.judged_gravity();
         // At double speed an I can rarely be brought to the well in time: the player lines out,
         // all ten columns alike, with no well to keep and no drought to fear.
@@ -739,6 +739,23 @@ mod tests {
         let double = benchmark_context(40, [0x30, 0x03]);
         assert!(double.gravity().double);
         assert_eq!(value(&board(1), &double), -20.0 * 10.0 - 8.0 * 10.0);
+    }
+
+    #[test]
+    fn hole_rows_are_counted_in_every_row_of_the_field() {
+        let ctx = benchmark_context(18, [0, 0]);
+        let presses = press_frames(&ctx.input);
+        let mut rows_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        rows_only.hole_rows = -8.0;
+        // Column 1 filled but for rows 3 and 19 from the top: two hole rows, sixteen rows
+        // apart (a 16-bit row mask took them for one).
+        let mut f = Field::default();
+        for row in &mut f.rows {
+            *row = 1;
+        }
+        f.rows[2] = 0;
+        f.rows[18] = 0;
+        assert_eq!(rows_only.board_value(&f, &ctx, &presses), -16.0);
     }
 
     #[test]
