@@ -423,10 +423,10 @@ impl ScoreWeights {
                 holes += empty_below.count_ones();
                 hole_rows |= 1 << y;
             }
-            let well_filled = row & (1 << WELL) != 0;
             if !line_out {
-                locked |= well_filled && covered & !row & !(1 << WELL) != 0;
-                locked_rows += u32::from(locked && !well_filled);
+                let fills_well = row & (1 << WELL) != 0;
+                locked |= fills_well && empty_below != 0;
+                locked_rows += u32::from(locked && !fills_well);
             }
             covered |= row;
         }
@@ -590,6 +590,11 @@ mod tests {
 
     /// The benchmark's context (30 Hz, 18-frame reaction, double speed from level 39, no line
     /// cap) at `level` and BCD `lines`, with the reach ceilings of that timeline.
+    /// Every weight zero, for tests that set the one term they look at.
+    fn no_terms() -> ScoreWeights {
+        ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()])
+    }
+
     fn benchmark_context(level: u8, lines: [u8; 2]) -> Context {
         Context {
             level,
@@ -698,7 +703,7 @@ mod tests {
             double_speed_level: None,
             ..benchmark_context(18, [0, 0])
         };
-        let mut drought_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        let mut drought_only = no_terms();
         drought_only.drought = -500.0;
         let presses = press_frames(&ctx.input);
         // Columns 2-9 eight rows high; column 1 empty (a well eight deep), or filled to six
@@ -724,7 +729,7 @@ mod tests {
     fn a_covered_well_costs_its_cover_not_the_depth_below_it() {
         let ctx = benchmark_context(18, [0, 0]);
         let presses = press_frames(&ctx.input);
-        let mut holes_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        let mut holes_only = no_terms();
         holes_only.holes = -20.0;
         holes_only.hole_rows = -8.0;
         holes_only.well_cells = -10.0;
@@ -760,7 +765,7 @@ mod tests {
     fn hole_rows_are_counted_in_every_row_of_the_field() {
         let ctx = benchmark_context(18, [0, 0]);
         let presses = press_frames(&ctx.input);
-        let mut rows_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        let mut rows_only = no_terms();
         rows_only.hole_rows = -8.0;
         // Column 1 filled but for rows 3 and 19 from the top: two hole rows, sixteen rows
         // apart (a 16-bit row mask took them for one).
@@ -777,7 +782,7 @@ mod tests {
     fn ready_rows_behind_a_cover_with_a_hole_in_its_row_are_locked() {
         let ctx = benchmark_context(18, [0, 0]);
         let presses = press_frames(&ctx.input);
-        let mut locked_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        let mut locked_only = no_terms();
         locked_only.locked_well = -20.0;
         let value = |f: &Field, c: &Context| locked_only.board_value(f, c, &presses);
         // Ten rows ready for an I under a row that fills the well but not column 4.
@@ -880,7 +885,7 @@ mod tests {
             well_heavy.board_value(&field, &double, &presses)
         );
         // A side column lower than its neighbour costs at double speed only, per row of gap.
-        let mut edge_only = ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()]);
+        let mut edge_only = no_terms();
         edge_only.double_speed_edge_gaps = -10.0;
         let mut gaps = Field::default();
         gaps.rows[19] = FULL_ROW & !1 & !(1 << WELL);
