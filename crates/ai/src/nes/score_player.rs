@@ -4,8 +4,9 @@
 //! previews, weighted by the NES randomizer's transition probabilities. Only the placements that
 //! lead on the board alone are rated so; the leading candidates are then looked at one piece
 //! deeper, over the unseen piece after the preview. When the preview is seen only once the piece
-//! has fallen too far to change its placement (level 19 on, with an 18-frame reaction), the
-//! leading candidates are looked at one piece deeper under each of the seven previews.
+//! has fallen too far to change its placement (level 19 on, with an 18-frame reaction), or
+//! when the placement locks before it is seen (a high stack), the leading candidates are looked
+//! at one piece deeper under each of the seven previews.
 
 use playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION;
 
@@ -230,11 +231,15 @@ pub(crate) fn decide(
     // possible preview, weighted by the randomizer. The others are dropped: values one piece
     // deeper are not comparable with the shallower ones (the extra piece's reward and board
     // replace a board value).
+    // The decision is also final when the placement it leans to locks before the preview is
+    // seen (a high stack at level 18): no second look comes then.
+    let before_preview = player.input.reaction.saturating_sub(start.frame);
+    let locks_before_preview = rated
+        .iter()
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .is_some_and(|leader| placements[leader.1].frames < before_preview);
     let blind = next_piece.is_none()
-        && preview_comes_too_late(
-            ctx.gravity(),
-            player.input.reaction.saturating_sub(start.frame),
-        );
+        && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
         rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         rated.truncate(DEEPER_CANDIDATES);
@@ -298,81 +303,102 @@ mod tests {
         assert!(at(18, None, 27));
     }
 
-    #[test]
-    fn before_a_late_preview_the_decision_looks_one_piece_deeper_under_each_preview() {
+    /// A T's decision at `level` from spawn before the preview is seen, on `page`: its value
+    /// and the same value recomputed, one piece deeper under each preview (`deeper`) or as the
+    /// expected best drop of the preview.
+    fn chosen_and_recomputed(page: &[u8; 256], level: u8, deeper: bool) -> (f64, f64) {
         let input = InputModel::new("X.", true, 18).unwrap();
         let player = Player::score(input.clone());
         let w = ScoreWeights::shipped();
-        // A stack of six rows ready for a tetris but for one cell, the well open.
+        let mut ws = Workspace::new();
+        let start = PieceState::spawn(spawn_of(0), 0);
+        let situation = Situation::a_type(level, [0x50, 0x02]);
+        let d = decide(&player, &w, &mut ws, page, start, situation, None).unwrap();
+        let presses = press_frames(&input);
+        let ctx = Context {
+            level,
+            lines: situation.lines,
+            line_cap: None,
+            double_speed_level: None,
+            input: input.clone(),
+            speed_up: None,
+            ceilings: Context::ceilings_for(&presses),
+            judged: None,
+        };
+        let ctx = Context {
+            speed_up: ctx.next_speed_up(),
+            ..ctx
+        };
+        let ctx = Context {
+            judged: Some(w.judging_gravity(&ctx)),
+            ..ctx
+        };
+        let mut field = Field::from_page(page);
+        let holes = has_holes(&field);
+        let cleared = field
+            .lock(
+                d.placement.orientation,
+                d.placement.x as i8,
+                d.placement.y as i8,
+            )
+            .unwrap();
+        let planner = Planner {
+            w: &w,
+            player: &player,
+            presses,
+            digging: holes,
+        };
+        let after = ctx.after(cleared);
+        let future = if deeper {
+            (0..7)
+                .map(|n| transition_probability(0, n) * planner.deeper_value(&field, n, &after))
+                .sum()
+        } else {
+            planner.expected_value(&field, 0, &after)
+        };
+        (-d.cost, w.clear_reward(cleared, &ctx, holes) + future)
+    }
+
+    /// A stack of `rows` rows ready for a tetris but for one cell, the well open.
+    fn ready_stack(rows: usize) -> [u8; 256] {
         let mut page = [0xEFu8; 256];
-        for y in 14..20 {
+        for y in 20 - rows..20 {
             for x in 0..9 {
-                if !(y == 14 && x == 4) {
+                if !(y == 20 - rows && x == 4) {
                     page[y * 10 + x] = 0x7B;
                 }
             }
         }
-        let decide = |level: u8| {
-            let mut ws = Workspace::new();
-            let start = PieceState::spawn(spawn_of(0), 0);
-            let situation = Situation::a_type(level, [0x50, 0x02]);
-            let d = decide(&player, &w, &mut ws, &page, start, situation, None).unwrap();
-            (d, situation)
-        };
-        for level in [18, 29] {
-            let (d, situation) = decide(level);
-            // The chosen placement's value, recomputed: its clear reward and then, at level 29,
-            // the randomizer-weighted one-piece-deeper value of each preview; at level 18 the
-            // expected best drop of the preview (the decision is made again once it is seen).
-            let presses = press_frames(&input);
-            let ctx = Context {
-                level,
-                lines: situation.lines,
-                line_cap: None,
-                double_speed_level: None,
-                input: input.clone(),
-                speed_up: None,
-                ceilings: Context::ceilings_for(&presses),
-                judged: None,
-            };
-            let ctx = Context {
-                speed_up: ctx.next_speed_up(),
-                ..ctx
-            };
-            let ctx = Context {
-                judged: Some(w.judging_gravity(&ctx)),
-                ..ctx
-            };
-            let mut field = Field::from_page(&page);
-            let holes = has_holes(&field);
-            let cleared = field
-                .lock(
-                    d.placement.orientation,
-                    d.placement.x as i8,
-                    d.placement.y as i8,
-                )
-                .unwrap();
-            let planner = Planner {
-                w: &w,
-                player: &player,
-                presses,
-                digging: holes,
-            };
-            let after = ctx.after(cleared);
-            let future = if level == 29 {
-                (0..7)
-                    .map(|n| transition_probability(0, n) * planner.deeper_value(&field, n, &after))
-                    .sum()
-            } else {
-                planner.expected_value(&field, 0, &after)
-            };
-            let value = w.clear_reward(cleared, &ctx, holes) + future;
+        page
+    }
+
+    #[test]
+    fn before_a_late_preview_the_decision_looks_one_piece_deeper_under_each_preview() {
+        let page = ready_stack(6);
+        // At level 29 the piece falls 18 rows before the preview is seen: one piece deeper under
+        // each preview, weighted by the randomizer. At level 18 (six rows) the expected best drop
+        // of the preview: the decision is made again once it is seen.
+        for (level, deeper) in [(18, false), (29, true)] {
+            let (value, recomputed) = chosen_and_recomputed(&page, level, deeper);
             assert!(
-                (-d.cost - value).abs() < 1e-9,
-                "level {level}: {} against {value}",
-                -d.cost
+                (value - recomputed).abs() < 1e-9,
+                "level {level}: {value} against {recomputed}"
             );
         }
+    }
+
+    #[test]
+    fn a_placement_that_locks_before_the_preview_is_seen_is_decided_one_piece_deeper() {
+        // Fifteen rows: at level 18 the T meets the stack within the 18 frames before the
+        // preview is seen, so no second look comes and the decision is final.
+        let page = ready_stack(15);
+        let (value, recomputed) = chosen_and_recomputed(&page, 18, true);
+        assert!(
+            (value - recomputed).abs() < 1e-9,
+            "{value} against {recomputed}"
+        );
+        let (_, shallow) = chosen_and_recomputed(&page, 18, false);
+        assert!((value - shallow).abs() > 1e-6);
     }
 
     #[test]
