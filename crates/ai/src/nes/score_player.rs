@@ -149,6 +149,18 @@ impl Planner<'_> {
     }
 }
 
+/// A placement being rated: its value so far, its index among the placements, its clear reward,
+/// and the field and context after it.
+type Candidate = (f64, usize, f64, Field, Context);
+
+/// The candidate of highest value; ties keep the earlier placement (breadth-first order), for
+/// determinism.
+fn leader(rated: &[Candidate]) -> Option<&Candidate> {
+    rated
+        .iter()
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+}
+
 /// The score player's choice for the active piece; see the module comment.
 pub(crate) fn decide(
     player: &Player,
@@ -200,7 +212,7 @@ pub(crate) fn decide(
     let next_piece = next.map(piece_of);
     // (value, placement index, clear reward, field after, context after), first rated by the
     // board alone; the leading ones then by the preview (or the expected preview).
-    let mut rated: Vec<(f64, usize, f64, Field, Context)> = Vec::with_capacity(placements.len());
+    let mut rated: Vec<Candidate> = Vec::with_capacity(placements.len());
     for (i, p) in placements.iter().enumerate() {
         let mut f = field;
         let Some(cleared) = f.lock(p.orientation, p.x as i8, p.y as i8) else {
@@ -234,10 +246,8 @@ pub(crate) fn decide(
     // The decision is also final when the placement it leans to locks before the preview is
     // seen (a high stack at level 18): no second look comes then.
     let before_preview = player.input.reaction.saturating_sub(start.frame);
-    let locks_before_preview = rated
-        .iter()
-        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
-        .is_some_and(|leader| placements[leader.1].frames < before_preview);
+    let locks_before_preview =
+        leader(&rated).is_some_and(|r| placements[r.1].frames < before_preview);
     let blind = next_piece.is_none()
         && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
@@ -259,10 +269,7 @@ pub(crate) fn decide(
                 };
         }
     }
-    // Highest value; ties keep the earlier placement (breadth-first order), for determinism.
-    let best = rated
-        .iter()
-        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))?;
+    let best = leader(&rated)?;
     let inputs = ws.second.inputs(&placements[best.1]);
     let placement = Placement::replayed(page, start, ctx.gravity(), &inputs)?;
     debug_assert_eq!(
