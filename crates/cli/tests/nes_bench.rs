@@ -415,3 +415,55 @@ fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn every_menu_wait_plays_each_distinct_game_once() {
+    // Stopped on the level menu: only the games' seeds matter here.
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--every-menu-wait",
+            "--max-frames",
+            "100",
+            "--json",
+        ],
+        "2",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("each line is JSON"))
+        .filter(|v| v.get("game").is_some())
+        .collect();
+    assert_eq!(games.len(), 1024);
+    let seeds: std::collections::BTreeSet<u64> = games
+        .iter()
+        .map(|g| g["seed"].as_u64().expect("a seed"))
+        .collect();
+    assert_eq!(seeds.len(), 1024, "every game has its own seed");
+    // Seed 1474 is the first whose wait is 637 frames (split_mix(1474) % 1024 = 637; the
+    // library's test checks every wait).
+    assert_eq!(games[637]["seed"], 1474);
+
+    for other in [
+        &["--games", "5"][..],
+        &["--seed", "3"],
+        &["--game-seed", "1474"],
+    ] {
+        let mut args = vec!["nes", "bench", "--every-menu-wait"];
+        args.extend_from_slice(other);
+        let out = playfield(&args, "1");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--every-menu-wait") && err.contains("cannot be used with"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -16,7 +16,9 @@ use playfield_report::stats::Summary;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::game::{GameConfig, GameConfigError, GameEnd, GameResult, game_seed};
+use super::game::{
+    GameConfig, GameConfigError, GameEnd, GameResult, MAX_MENU_WAIT, game_seed, seed_with_menu_wait,
+};
 use super::input::{InputModel, InputModelError};
 use super::player::Player;
 
@@ -206,6 +208,11 @@ pub struct BenchConfig {
     pub games: u64,
     /// Play the one game with this seed (as printed by a batch) instead of a batch.
     pub game_seed: Option<u64>,
+    /// Play every distinct game once instead of a batch: a game is fixed by its level-menu
+    /// wait ([`GameConfig::menu_wait`]), so [`MAX_MENU_WAIT`] games, game `i` with the first
+    /// seed whose wait is `i` ([`seed_with_menu_wait`]). A batch of `games` draws its games
+    /// from these, with repeats.
+    pub every_menu_wait: bool,
     /// The player.
     pub player: Player,
     /// Report the score without the 999,999 cap as the headline (the game is unchanged).
@@ -231,11 +238,14 @@ impl BenchConfig {
         modifier_labels(&self.game, self.uncapped)
     }
 
-    /// Games to play: 1 with [`BenchConfig::game_seed`], else [`BenchConfig::games`].
+    /// Games to play: 1 with [`BenchConfig::game_seed`], [`MAX_MENU_WAIT`] with
+    /// [`BenchConfig::every_menu_wait`], else [`BenchConfig::games`].
     #[must_use]
     pub fn game_count(&self) -> u64 {
         if self.game_seed.is_some() {
             1
+        } else if self.every_menu_wait {
+            MAX_MENU_WAIT
         } else {
             self.games
         }
@@ -244,8 +254,11 @@ impl BenchConfig {
     /// The seed of game `index`.
     #[must_use]
     pub fn seed_of(&self, index: u64) -> u64 {
-        self.game_seed
-            .unwrap_or_else(|| game_seed(self.seed, index))
+        match self.game_seed {
+            Some(seed) => seed,
+            None if self.every_menu_wait => seed_with_menu_wait(index),
+            None => game_seed(self.seed, index),
+        }
     }
 
     /// The settings of game `index`.
@@ -663,6 +676,7 @@ mod tests {
             seed: 7,
             games: 10,
             game_seed: None,
+            every_menu_wait: false,
             player: Player::birken(InputModel::new("X.", true, 18).unwrap()),
             uncapped: false,
         };
@@ -673,6 +687,32 @@ mod tests {
         };
         assert_eq!(single.game_count(), 1);
         assert_eq!(single.game_config(0), config.game_config(2));
+    }
+
+    #[test]
+    fn every_menu_wait_plays_each_distinct_game_once() {
+        let config = BenchConfig {
+            game: GameConfig::a_type(18, 0),
+            input: InputModel::new("X.", true, 18).unwrap(),
+            seed: 0,
+            games: 1,
+            game_seed: None,
+            every_menu_wait: true,
+            player: Player::birken(InputModel::new("X.", true, 18).unwrap()),
+            uncapped: false,
+        };
+        assert_eq!(config.game_count(), 1024);
+        let waits: Vec<u64> = (0..config.game_count())
+            .map(|i| config.game_config(i).menu_wait())
+            .collect();
+        assert_eq!(waits, (0..1024).collect::<Vec<u64>>());
+        // A printed seed replays its game as a batch's does.
+        let single = BenchConfig {
+            every_menu_wait: false,
+            game_seed: Some(config.seed_of(637)),
+            ..config.clone()
+        };
+        assert_eq!(single.game_config(0).menu_wait(), 637);
     }
 
     #[test]

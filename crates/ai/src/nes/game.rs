@@ -138,6 +138,17 @@ impl GameConfig {
 /// SplitMix64 as a function: a seed's frames to wait, and per-game seeds from a run's seed.
 pub use playfield_rng::split_mix;
 
+/// The smallest game seed whose level-menu wait ([`GameConfig::menu_wait`]) is `wait` frames,
+/// `wait` taken modulo [`MAX_MENU_WAIT`]: one seed for each of the benchmark's distinct games
+/// (each is below 7,000; the bench tests find all 1,024).
+#[must_use]
+pub fn seed_with_menu_wait(wait: u64) -> u64 {
+    let wait = wait % MAX_MENU_WAIT;
+    (0..u64::MAX)
+        .find(|&seed| split_mix(seed) % MAX_MENU_WAIT == wait)
+        .unwrap_or_default()
+}
+
 /// The seed of game `index` of a batch started from `batch_seed` (game 0 is the first). It
 /// depends on nothing else (not on threads or order), so a batch's printed per-game seed,
 /// given as the seed of a single game, replays exactly that game.

@@ -78,6 +78,11 @@ pub struct BenchArgs {
     /// Play only the game with this seed, as printed by an earlier batch with the same options.
     #[arg(long, value_name = "S", conflicts_with = "games")]
     game_seed: Option<u64>,
+    /// Play each of the benchmark's 1,024 distinct games once: a game is fixed by its wait on
+    /// the level menu (0-1,023 frames, drawn from its seed), so a batch of --games draws from
+    /// these with repeats. Game i has the first seed whose wait is i-1.
+    #[arg(long, conflicts_with_all = ["games", "seed", "game_seed"])]
+    every_menu_wait: bool,
     /// Number of games, 1 to 1,000,000 (played in parallel).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = int(1, MAX_GAMES))]
     games: u64,
@@ -188,6 +193,7 @@ impl BenchArgs {
             seed: self.seed,
             games: self.games,
             game_seed: self.game_seed,
+            every_menu_wait: self.every_menu_wait,
             player,
             uncapped: self.uncapped || preset.uncapped,
         };

@@ -39,7 +39,8 @@ pub enum Command {
         after_help = "Examples:\n  playfield nes bench --level 18 --games 100\n  playfield nes \
                       bench --level 19 --input X... --reaction 18 --record game.fm2\n  playfield \
                       nes bench --type b --height 3 --level 9 --json\n  playfield nes bench \
-                      --game-seed 1234  # one game of an earlier batch, by its printed seed"
+                      --game-seed 1234  # one game of an earlier batch, by its printed seed\n  playfield \
+                      nes bench --format betatetris --every-menu-wait  # each distinct game once"
     )]
     Bench(bench::BenchArgs),
     /// Tune the score player's weights (noisy cross-entropy on paired seeds) and write them.
