@@ -10,6 +10,20 @@ fn playfield(args: &[&str], threads: &str) -> std::process::Output {
         .expect("the binary runs")
 }
 
+/// The JSON objects of a `--json` run that succeeded, one per line.
+fn json_objects(out: std::process::Output) -> Vec<serde_json::Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
 #[test]
 fn json_has_one_object_per_game_and_a_summary() {
     let out = playfield(
@@ -26,16 +40,7 @@ fn json_has_one_object_per_game_and_a_summary() {
         ],
         "2",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let lines = json_objects(out);
     assert_eq!(lines.len(), 4);
     for game in &lines[..3] {
         for key in ["score", "lines", "level", "frames"] {
@@ -430,15 +435,8 @@ fn every_menu_wait_plays_each_distinct_game_once() {
         ],
         "2",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let games: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("each line is JSON"))
+    let games: Vec<serde_json::Value> = json_objects(out)
+        .into_iter()
         .filter(|v| v.get("game").is_some())
         .collect();
     assert_eq!(games.len(), 1024);
