@@ -112,6 +112,14 @@ pub struct ScoreWeights {
     /// cover alone ([`ScoreWeights::holes`]) costs one hole. Most boards on which the
     /// benchmark's games ended before 230 lines had such a cover, some with nine rows behind it.
     pub locked_well: f64,
+    /// The I-drought risk on the decision's board (the `drought` term's chance that no I comes
+    /// in the pieces the stack can still take, [`ScoreWeights::drought_risk`]) from which the
+    /// decision lines out: no well kept, burns free, all ten columns judged alike, as at double
+    /// speed ([`Context::line_out`]). A stack ready for a tetris cannot wait out a long
+    /// drought: most games that ended before 230 lines had gone 22 to 47 pieces without an I
+    /// on such a stack, covering the well piece by piece with holes in its rows. Lining out
+    /// burns the ready rows down while they are still clean. 0: never.
+    pub line_out_risk: f64,
 }
 
 impl ScoreWeights {
@@ -180,7 +188,7 @@ impl ScoreWeights {
 }
 
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 27] = [
+pub const TERM_NAMES: [&str; 28] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -208,6 +216,7 @@ pub const TERM_NAMES: [&str; 27] = [
     "double_speed_edge_gaps",
     "cash_in_lines",
     "locked_well",
+    "line_out_risk",
 ];
 
 /// A weights file that cannot be used.
@@ -267,6 +276,10 @@ pub struct Context {
     /// off while its stack grew: 12 of the benchmark's 100 games of seed 1 ended at 329 lines,
     /// one short of double speed. `None`: each board under its own gravity.
     pub judged: Option<Gravity>,
+    /// Whether every board of the decision is judged lining out, as at double speed: no well
+    /// kept, burns free ([`ScoreWeights::double_speed_burn_factor`]), all ten columns alike. Set
+    /// once at the decision's root ([`ScoreWeights::lines_out`]).
+    pub line_out: bool,
 }
 
 /// The evaluator's four gravities: three or more frames per row (level 18 and below), two
@@ -361,7 +374,7 @@ impl ScoreWeights {
                 } else {
                     1.0
                 };
-                if ctx.judged_gravity().double {
+                if ctx.judged_gravity().double || ctx.line_out {
                     factor *= self.double_speed_burn_factor;
                 }
                 reward += self.burn * factor * f64::from(cleared);
@@ -389,6 +402,35 @@ impl ScoreWeights {
         }
     }
 
+    /// Whether a decision on `field` in `ctx` lines out: not at double speed (which always
+    /// does), when [`ScoreWeights::drought_risk`] reaches `line_out_risk`.
+    #[must_use]
+    pub fn lines_out(&self, field: &Field, ctx: &Context) -> bool {
+        self.line_out_risk > 0.0
+            && !ctx.judged_gravity().double
+            && self.drought_risk(&field.heights(), ctx) >= self.line_out_risk
+    }
+
+    /// The chance that no I comes in the pieces the stack can still take: each piece fills four
+    /// of the free cells of columns 1-9 below the reach ceiling (less `drought_margin`), an I
+    /// being one piece in seven. The cells of a narrow well below a J's or an L's reach are no
+    /// room: they take an I, which a drought lacks.
+    #[must_use]
+    pub fn drought_risk(&self, heights: &[u8; 10], ctx: &Context) -> f64 {
+        let gravity = ctx.judged_gravity();
+        let ceiling = f64::from(ctx.ceilings[gravity_class(gravity)]) - self.drought_margin;
+        let mut free_cells = 0.0;
+        for x in 0..WELL {
+            let h = f64::from(heights[x]);
+            let left = if x == 0 { 20 } else { heights[x - 1] };
+            let right = if x + 1 == WELL { 20 } else { heights[x + 1] };
+            let depth = i32::from(left.min(right)) - i32::from(heights[x]);
+            let floor = h.max(f64::from(depth.max(2) - 2) + h);
+            free_cells += (ceiling - floor).max(0.0);
+        }
+        (6.0f64 / 7.0).powf(free_cells / 4.0)
+    }
+
     /// The column height from which `danger` counts under `gravity`.
     #[must_use]
     pub fn safe_height_at(&self, gravity: Gravity) -> f64 {
@@ -410,7 +452,7 @@ impl ScoreWeights {
         let gravity = ctx.judged_gravity();
         // At double speed an I can rarely be brought to the well in time: the player lines out,
         // all ten columns alike, with no well to keep and no drought to fear.
-        let line_out = gravity.double;
+        let line_out = gravity.double || ctx.line_out;
         // Holes: empty cells below each column's top. The well's own empty cells are not
         // counted: a covered well costs what uncovering it does (below).
         let well_mask = if line_out { 0 } else { 1u16 << WELL };
@@ -436,7 +478,6 @@ impl ScoreWeights {
         let mut deep_wells = 0.0;
         let mut height_sum = 0.0;
         let mut danger = 0.0;
-        let mut free_cells = 0.0;
         let mut safe = self.safe_height_at(gravity);
         if let Some((at, faster)) = ctx.speed_up
             && ctx.lines_decimal() < at
@@ -444,7 +485,6 @@ impl ScoreWeights {
         {
             safe = safe.min(self.safe_height_at(faster));
         }
-        let ceiling = f64::from(ctx.ceilings[gravity_class(gravity)]) - self.drought_margin;
         let columns = if line_out { 10 } else { WELL };
         for x in 0..columns {
             let h = f64::from(heights[x]);
@@ -463,10 +503,6 @@ impl ScoreWeights {
             if depth > 2 {
                 deep_wells += f64::from(depth - 2);
             }
-            // Room for the pieces of a drought: a J or L still fills the top two rows of a
-            // narrow well, the cells below them take an I, which a drought lacks.
-            let floor = h.max(f64::from(depth.max(2) - 2) + h);
-            free_cells += (ceiling - floor).max(0.0);
         }
         let (well_cells, edge_gaps) = if line_out {
             let gap =
@@ -506,7 +542,7 @@ impl ScoreWeights {
             + if line_out {
                 0.0
             } else {
-                self.drought * (6.0f64 / 7.0).powf(free_cells / 4.0)
+                self.drought * self.drought_risk(&heights, ctx)
             }
             + if !line_out && ready >= 4 && heights[WELL] == 0 {
                 self.tetris_ready
@@ -605,6 +641,7 @@ mod tests {
             speed_up: None,
             ceilings: [16, 15, 12, 6],
             judged: None,
+            line_out: false,
         }
     }
 
@@ -802,6 +839,81 @@ mod tests {
         assert_eq!(value(&locked, &double), 0.0);
     }
 
+    /// Columns 1-9 filled to `rows` rows, the well open.
+    fn ready_rows(rows: usize) -> Field {
+        let mut f = Field::default();
+        for row in &mut f.rows[20 - rows..] {
+            *row = FULL_ROW & !(1 << WELL);
+        }
+        f
+    }
+
+    #[test]
+    fn the_drought_risk_is_the_chance_of_no_i_in_the_pieces_the_room_takes() {
+        let w = ScoreWeights::shipped();
+        // Levels 19-28 at 30 Hz: the reach ceiling is 15 rows, so twelve ready rows leave
+        // 9 × 3 free cells, room for 6.75 pieces.
+        let ctx = benchmark_context(24, [0x80, 0x01]);
+        let risk = |rows: usize| w.drought_risk(&ready_rows(rows).heights(), &ctx);
+        assert!((risk(12) - (6.0f64 / 7.0).powf(27.0 / 4.0)).abs() < 1e-12);
+        assert!((risk(10) - (6.0f64 / 7.0).powf(45.0 / 4.0)).abs() < 1e-12);
+        // No room at all: no chance.
+        assert_eq!(risk(15), 1.0);
+        // The drought term is that chance, weighted.
+        let mut drought_only = no_terms();
+        drought_only.drought = -500.0;
+        let presses = press_frames(&ctx.input);
+        let value = drought_only.board_value(&ready_rows(12), &ctx, &presses);
+        assert!((value + 500.0 * risk(12)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_decision_lines_out_when_a_drought_would_fill_the_stack() {
+        let w = ScoreWeights::shipped();
+        assert!(w.line_out_risk > 0.0);
+        let ctx = benchmark_context(24, [0x80, 0x01]);
+        // Twelve ready rows at levels 19-28: a 35 % chance that no I comes before the room is
+        // gone. Ten rows: 18 %.
+        assert!(w.lines_out(&ready_rows(12), &ctx));
+        assert!(!w.lines_out(&ready_rows(10), &ctx));
+        // Never at 0; at double speed the player lines out anyway.
+        let never = ScoreWeights {
+            line_out_risk: 0.0,
+            ..w.clone()
+        };
+        assert!(!never.lines_out(&ready_rows(12), &ctx));
+        let double = benchmark_context(40, [0x30, 0x03]);
+        assert!(!w.lines_out(&ready_rows(12), &double));
+        // Lining out, a board is judged as at double speed: the well's terms do not count and
+        // burns are free.
+        let lining_out = Context {
+            line_out: true,
+            ..ctx.clone()
+        };
+        let presses = press_frames(&ctx.input);
+        let mut well_heavy = w.clone();
+        well_heavy.well_cells *= 3.0;
+        well_heavy.drought *= 3.0;
+        well_heavy.tetris_ready += 50.0;
+        well_heavy.well_unreachable *= 3.0;
+        let mut field = ready_rows(6);
+        field.rows[13] = 1 << WELL;
+        assert_ne!(
+            w.board_value(&field, &ctx, &presses),
+            well_heavy.board_value(&field, &ctx, &presses)
+        );
+        assert_eq!(
+            w.board_value(&field, &lining_out, &presses),
+            well_heavy.board_value(&field, &lining_out, &presses)
+        );
+        let points_only = |c: &Context| {
+            let after = c.after(1);
+            w.points * f64::from(rules::line_clear_points(1, after.level)) / 1000.0
+        };
+        assert_eq!(w.clear_reward(1, &lining_out, false), points_only(&ctx));
+        assert!(w.clear_reward(1, &ctx, false) < points_only(&ctx));
+    }
+
     #[test]
     fn a_tetris_is_worth_more_than_four_singles() {
         let w = ScoreWeights::shipped();
@@ -826,6 +938,7 @@ mod tests {
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
+            line_out: false,
         };
         // A stack of eight rows in columns 1-9, the well open.
         let mut field = Field::default();
@@ -861,6 +974,7 @@ mod tests {
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
+            line_out: false,
         };
         let (slow, double) = (context(38), context(40));
         assert!(double.gravity().double && !slow.gravity().double);

@@ -44,6 +44,9 @@ fn preview_comes_too_late(gravity: Gravity, frames: u32) -> bool {
     frames > 0 && rows >= BLIND_ROWS
 }
 
+/// The piece index of the I (T J Z O S L I).
+const I_PIECE: usize = 6;
+
 /// The spawn orientation id of piece index `p` (T J Z O S L I).
 fn spawn_of(piece: usize) -> u8 {
     playfield_nes::tables::SPAWN_TABLE[piece]
@@ -180,6 +183,7 @@ pub(crate) fn decide(
         speed_up: None,
         ceilings: Context::ceilings_for(&press_frames(&player.input)),
         judged: None,
+        line_out: false,
     };
     let ctx = Context {
         // B-type never levels up.
@@ -195,6 +199,15 @@ pub(crate) fn decide(
         ..ctx
     };
     let field = Field::from_page(page);
+    let current = piece_of(start.orientation);
+    let next_piece = next.map(piece_of);
+    // An I drought the stack cannot wait out: the whole decision lines out. An I in hand or in
+    // the preview ends the drought: the decision then waits for it as usual.
+    let i_in_sight = current == I_PIECE || next_piece == Some(I_PIECE);
+    let ctx = Context {
+        line_out: !i_in_sight && w.lines_out(&field, &ctx),
+        ..ctx
+    };
     let holes = has_holes(&field);
     let planner = Planner {
         w,
@@ -208,8 +221,6 @@ pub(crate) fn decide(
         .second
         .search(page, start, ctx.gravity(), &player.input)
         .to_vec();
-    let current = piece_of(start.orientation);
-    let next_piece = next.map(piece_of);
     // (value, placement index, clear reward, field after, context after), first rated by the
     // board alone; the leading ones then by the preview (or the expected preview).
     let mut rated: Vec<Candidate> = Vec::with_capacity(placements.len());
@@ -331,6 +342,7 @@ mod tests {
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
+            line_out: false,
         };
         let ctx = Context {
             speed_up: ctx.next_speed_up(),
@@ -341,6 +353,10 @@ mod tests {
             ..ctx
         };
         let mut field = Field::from_page(page);
+        let ctx = Context {
+            line_out: w.lines_out(&field, &ctx),
+            ..ctx
+        };
         let holes = has_holes(&field);
         let cleared = field
             .lock(
@@ -408,6 +424,60 @@ mod tests {
         assert!((value - shallow).abs() > 1e-6);
     }
 
+    /// The lines an L clears at level 24 on columns 1-9 of `heights` (the well open), placed
+    /// by the score player with weights `w`, the preview `next` (or not seen yet).
+    fn lines_by_an_l(heights: [usize; 9], w: &ScoreWeights, next: Option<u8>) -> u8 {
+        let mut page = [0xEFu8; 256];
+        for (x, h) in heights.into_iter().enumerate() {
+            for y in 20 - h..20 {
+                page[y * 10 + x] = 0x7B;
+            }
+        }
+        let player = Player::score_with(w.clone(), InputModel::new("X.", true, 18).unwrap());
+        let start = PieceState::spawn(spawn_of(5), 0);
+        let situation = Situation::a_type(24, [0x80, 0x01]);
+        let d = decide(
+            &player,
+            w,
+            &mut Workspace::new(),
+            &page,
+            start,
+            situation,
+            next,
+        )
+        .unwrap();
+        let mut field = Field::from_page(&page);
+        field
+            .lock(
+                d.placement.orientation,
+                d.placement.x as i8,
+                d.placement.y as i8,
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn on_a_stack_a_drought_would_fill_the_decision_burns_into_the_well() {
+        let shipped = ScoreWeights::shipped();
+        let never = ScoreWeights {
+            line_out_risk: 0.0,
+            ..shipped.clone()
+        };
+        // Columns 1-9 ten to thirteen rows high, the preview not seen yet: 28 free cells below
+        // the reach ceiling (15 rows), a 34 % chance that no I comes before they are filled.
+        // Waiting for an I, the L stays out of the well; lining out, it burns two lines there.
+        let high = [12, 13, 12, 13, 13, 12, 10, 12, 10];
+        assert_eq!(lines_by_an_l(high, &never, None), 0);
+        assert_eq!(lines_by_an_l(high, &shipped, None), 2);
+        // An I in the preview ends the drought. Here, lining out, the L burns three lines; with
+        // the I coming next it clears one, as it does without the term.
+        let i = Some(spawn_of(I_PIECE));
+        let other = [11, 11, 12, 11, 12, 12, 12, 13, 10];
+        assert_eq!(lines_by_an_l(other, &shipped, None), 3);
+        assert_eq!(lines_by_an_l(other, &shipped, i), 1);
+        assert_eq!(lines_by_an_l(other, &never, i), 1);
+    }
+
     #[test]
     fn burns_in_the_lookahead_are_cheap_only_while_the_decisions_board_has_holes() {
         let input = InputModel::new("X.", true, 18).unwrap();
@@ -423,6 +493,7 @@ mod tests {
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
+            line_out: false,
         };
         // A board the lookahead meets after the current piece covered the well: a hole in the
         // well column under a row that a vertical I would clear (a single).
