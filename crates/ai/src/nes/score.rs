@@ -839,6 +839,17 @@ mod tests {
         assert_eq!(value(&locked, &double), 0.0);
     }
 
+    /// `w` with the terms that judge the well (its cells, the drought, tetris readiness, the
+    /// well's reach) made heavier: a board judged lining out does not see them.
+    fn with_heavier_well_terms(w: &ScoreWeights) -> ScoreWeights {
+        let mut heavy = w.clone();
+        heavy.well_cells *= 3.0;
+        heavy.drought *= 3.0;
+        heavy.tetris_ready += 50.0;
+        heavy.well_unreachable *= 3.0;
+        heavy
+    }
+
     /// Columns 1-9 filled to `rows` rows, the well open.
     fn ready_rows(rows: usize) -> Field {
         let mut f = Field::default();
@@ -891,11 +902,7 @@ mod tests {
             ..ctx.clone()
         };
         let presses = press_frames(&ctx.input);
-        let mut well_heavy = w.clone();
-        well_heavy.well_cells *= 3.0;
-        well_heavy.drought *= 3.0;
-        well_heavy.tetris_ready += 50.0;
-        well_heavy.well_unreachable *= 3.0;
+        let well_heavy = with_heavier_well_terms(&w);
         let mut field = ready_rows(6);
         field.rows[13] = 1 << WELL;
         assert_ne!(
@@ -980,11 +987,7 @@ mod tests {
         assert!(double.gravity().double && !slow.gravity().double);
         let w = ScoreWeights::shipped();
         // The well's terms count before double speed and not at it.
-        let mut well_heavy = w.clone();
-        well_heavy.well_cells *= 3.0;
-        well_heavy.drought *= 3.0;
-        well_heavy.tetris_ready += 50.0;
-        well_heavy.well_unreachable *= 3.0;
+        let well_heavy = with_heavier_well_terms(&w);
         let mut field = Field::default();
         for row in &mut field.rows[17..] {
             *row = FULL_ROW & !(1 << WELL);

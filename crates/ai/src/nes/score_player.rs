@@ -164,16 +164,17 @@ fn leader(rated: &[Candidate]) -> Option<&Candidate> {
         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
 }
 
-/// The score player's choice for the active piece; see the module comment.
-pub(crate) fn decide(
+/// The context every board of a decision is judged in: the game's `situation`, when the gravity
+/// speeds up next, the one gravity of the decision, and whether it lines out, on `field` with
+/// the piece `current` and the preview `next` (if seen).
+fn decision_context(
     player: &Player,
     w: &ScoreWeights,
-    ws: &mut Workspace,
-    page: &[u8; 256],
-    start: PieceState,
     situation: Situation,
-    next: Option<u8>,
-) -> Option<Decision> {
+    field: &Field,
+    current: usize,
+    next: Option<usize>,
+) -> Context {
     let ctx = Context {
         level: situation.level,
         lines: situation.lines,
@@ -198,16 +199,29 @@ pub(crate) fn decide(
         judged: Some(w.judging_gravity(&ctx)),
         ..ctx
     };
+    // An I drought the stack cannot wait out: the whole decision lines out. An I in hand or in
+    // the preview ends the drought: the decision then waits for it as usual.
+    let i_in_sight = current == I_PIECE || next == Some(I_PIECE);
+    Context {
+        line_out: !i_in_sight && w.lines_out(field, &ctx),
+        ..ctx
+    }
+}
+
+/// The score player's choice for the active piece; see the module comment.
+pub(crate) fn decide(
+    player: &Player,
+    w: &ScoreWeights,
+    ws: &mut Workspace,
+    page: &[u8; 256],
+    start: PieceState,
+    situation: Situation,
+    next: Option<u8>,
+) -> Option<Decision> {
     let field = Field::from_page(page);
     let current = piece_of(start.orientation);
     let next_piece = next.map(piece_of);
-    // An I drought the stack cannot wait out: the whole decision lines out. An I in hand or in
-    // the preview ends the drought: the decision then waits for it as usual.
-    let i_in_sight = current == I_PIECE || next_piece == Some(I_PIECE);
-    let ctx = Context {
-        line_out: !i_in_sight && w.lines_out(&field, &ctx),
-        ..ctx
-    };
+    let ctx = decision_context(player, w, situation, &field, current, next_piece);
     let holes = has_holes(&field);
     let planner = Planner {
         w,
@@ -333,30 +347,8 @@ mod tests {
         let situation = Situation::a_type(level, [0x50, 0x02]);
         let d = decide(&player, &w, &mut ws, page, start, situation, None).unwrap();
         let presses = press_frames(&input);
-        let ctx = Context {
-            level,
-            lines: situation.lines,
-            line_cap: None,
-            double_speed_level: None,
-            input: input.clone(),
-            speed_up: None,
-            ceilings: Context::ceilings_for(&presses),
-            judged: None,
-            line_out: false,
-        };
-        let ctx = Context {
-            speed_up: ctx.next_speed_up(),
-            ..ctx
-        };
-        let ctx = Context {
-            judged: Some(w.judging_gravity(&ctx)),
-            ..ctx
-        };
         let mut field = Field::from_page(page);
-        let ctx = Context {
-            line_out: w.lines_out(&field, &ctx),
-            ..ctx
-        };
+        let ctx = decision_context(&player, &w, situation, &field, 0, None);
         let holes = has_holes(&field);
         let cleared = field
             .lock(
