@@ -24,6 +24,7 @@ fn resumed_start_equals_power_on_start() {
             max_frames: None,
             stop_at_max_score: false,
             double_speed_level: None,
+            held_out: false,
         };
         let (menu, menu_input) = reach_level_menu(&base).expect("the level menu is reached");
         let waits = LevelMenuWaits::new(&base).expect("the level menu is reached");
@@ -58,6 +59,18 @@ fn resumed_start_equals_power_on_start() {
             let (c, c_input) = waits.start_game(&config).expect("starts");
             assert_eq!(a_input, c_input, "{config:?} from the waits");
             assert_eq!(a, c, "{config:?} from the waits");
+            // A held-out game waits past the last of the waits' states: the driver waits the
+            // rest from there, and the frames are still power-on's.
+            let held_out = GameConfig {
+                held_out: true,
+                ..config
+            };
+            assert_eq!(held_out.menu_wait(), config.menu_wait() + MAX_MENU_WAIT);
+            let (d, d_input) = start_game(&held_out).expect("starts");
+            let (e, e_input) = waits.start_game(&held_out).expect("starts");
+            assert_eq!(d_input, e_input, "{held_out:?} from the waits");
+            assert_eq!(d, e, "{held_out:?} from the waits");
+            assert_ne!(d_input, a_input, "{held_out:?} is another game");
         }
     }
 }

@@ -171,6 +171,7 @@ fn nes_settings(
         max_frames,
         stop_at_max_score: false,
         double_speed_level: None,
+        held_out: false,
     };
     config.validate().map_err(ArgError::from)?;
     let mut input = input_model(input, das, reaction)?;

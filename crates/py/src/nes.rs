@@ -590,6 +590,7 @@ fn play_nes_game<'py>(
         max_frames,
         stop_at_max_score: false,
         double_speed_level: None,
+        held_out: false,
     };
     config.validate().map_err(ArgError::from)?;
     let player = Player::birken(input_model(input, das, reaction)?);

@@ -713,6 +713,20 @@ mod tests {
             ..config.clone()
         };
         assert_eq!(single.game_config(0).menu_wait(), 637);
+        // The held-out games are the next 1,024 waits, labelled in reports.
+        let held_out = BenchConfig {
+            game: GameConfig {
+                held_out: true,
+                ..config.game
+            },
+            ..config.clone()
+        };
+        let waits: Vec<u64> = (0..held_out.game_count())
+            .map(|i| held_out.game_config(i).menu_wait())
+            .collect();
+        assert_eq!(waits, (1024..2048).collect::<Vec<u64>>());
+        // The game is the ROM's: no modifier.
+        assert_eq!(held_out.modifiers(), config.modifiers());
     }
 
     #[test]

@@ -63,6 +63,11 @@ pub struct GameConfig {
     /// The double-speed benchmark option (`playfield_nes::Modifiers`): from this level the piece
     /// falls two rows a frame. `None`: the ROM.
     pub double_speed_level: Option<u8>,
+    /// Play one of the held-out games: the level menu waits [`MAX_MENU_WAIT`] frames more
+    /// (1,024-2,047 instead of 0-1,023), so the seed picks among 1,024 other piece sequences
+    /// than the benchmark's. The game is the ROM's; only the wait differs. What a player was
+    /// tuned or chosen on is the benchmark's games, and these check it on games it was not.
+    pub held_out: bool,
 }
 
 impl GameConfig {
@@ -79,6 +84,7 @@ impl GameConfig {
             max_frames: None,
             stop_at_max_score: false,
             double_speed_level: None,
+            held_out: false,
         }
     }
 
@@ -111,10 +117,11 @@ impl GameConfig {
         Ok(())
     }
 
-    /// Frames to wait on the level menu before pressing anything.
+    /// Frames to wait on the level menu before pressing anything: 0-1,023, or 1,024-2,047 for
+    /// a held-out game ([`GameConfig::held_out`]).
     #[must_use]
     pub fn menu_wait(&self) -> u64 {
-        split_mix(self.seed) % MAX_MENU_WAIT
+        split_mix(self.seed) % MAX_MENU_WAIT + if self.held_out { MAX_MENU_WAIT } else { 0 }
     }
 
     /// What the menus are set to.
