@@ -468,50 +468,36 @@ fn every_menu_wait_plays_each_distinct_game_once() {
 
 #[test]
 fn held_out_games_are_other_games_and_say_so() {
-    // The same seed, one game of the benchmark and one held out: the held-out game waits 1,024
-    // frames more on the level menu and meets other pieces.
-    let game = |extra: &[&str]| {
-        let mut args = vec![
-            "nes",
-            "bench",
-            "--level",
-            "18",
-            "--game-seed",
-            "1474",
-            "--max-lines",
-            "2",
-        ];
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["nes", "bench", "--level", "18", "--max-lines", "2"];
         args.extend_from_slice(extra);
         playfield(&args, "1")
     };
-    let first = |out: std::process::Output| json_objects(out).remove(0);
-    let benchmark = first(game(&["--json"]));
-    let held_out = first(game(&["--json", "--held-out"]));
+    // The same seed, one game of the benchmark and one held out: the held-out game waits 1,024
+    // frames more on the level menu and meets other pieces.
+    let game = |extra: &[&str]| {
+        let mut args = vec!["--game-seed", "1474", "--json"];
+        args.extend_from_slice(extra);
+        json_objects(bench(&args)).remove(0)
+    };
+    let benchmark = game(&[]);
+    let held_out = game(&["--held-out"]);
     assert_eq!(benchmark["seed"], 1474);
     assert_eq!(held_out["seed"], 1474);
     assert_ne!(benchmark, held_out);
     // A batch's text summary names them.
-    let batch = |extra: &[&str]| {
-        let mut args = vec![
-            "nes",
-            "bench",
-            "--level",
-            "18",
-            "--games",
-            "2",
-            "--max-lines",
-            "2",
-        ];
+    let summary = |extra: &[&str]| {
+        let mut args = vec!["--games", "2"];
         args.extend_from_slice(extra);
-        let out = playfield(&args, "1");
+        let out = bench(&args);
         assert!(out.status.success(), "{args:?}");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let text = batch(&["--held-out"]);
+    let text = summary(&["--held-out"]);
     assert!(
         text.contains("held-out games (level-menu waits 1,024-2,047)"),
         "{text}"
     );
-    let text = batch(&[]);
+    let text = summary(&[]);
     assert!(!text.contains("held-out"), "{text}");
 }

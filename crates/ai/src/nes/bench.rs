@@ -713,7 +713,7 @@ mod tests {
             ..config.clone()
         };
         assert_eq!(single.game_config(0).menu_wait(), 637);
-        // The held-out games are the next 1,024 waits, labelled in reports.
+        // The held-out games are the next 1,024 waits.
         let held_out = BenchConfig {
             game: GameConfig {
                 held_out: true,
