@@ -2,10 +2,58 @@
 //! the same frames as from power-on.
 
 use playfield_ai::nes::GameConfig;
+use std::collections::HashSet;
+
 use playfield_ai::nes::game::{
-    LevelMenuWaits, MAX_MENU_WAIT, reach_level_menu, split_mix, start_game, start_game_from,
+    LevelMenuWaits, MAX_MENU_WAIT, reach_level_menu, seed_with_menu_wait, split_mix, start_game,
+    start_game_from,
 };
 use playfield_nes::GameType;
+
+/// The benchmark's level-18 A-type game, seed 0.
+fn benchmark_game() -> GameConfig {
+    GameConfig {
+        game_type: GameType::A,
+        level: 18,
+        height: 0,
+        music: 3,
+        seed: 0,
+        max_lines: None,
+        max_frames: None,
+        stop_at_max_score: false,
+        double_speed_level: None,
+        held_out: false,
+    }
+}
+
+#[test]
+fn the_benchmarks_1024_waits_start_1020_distinct_games_and_the_held_out_1024() {
+    // `gameMode_levelMenu` first draws its screen (NMI waits, rendering off) and reads no
+    // button before its navigation loop, so the driver's presses there are lost and pressed
+    // again: waits 0, 1, 3 and 5 start one game, 2 and 4 another. Every later wait starts a
+    // game of its own.
+    let base = benchmark_game();
+    let waits = LevelMenuWaits::new(&base).expect("the level menu is reached");
+    let start = |wait: u64, held_out: bool| {
+        let config = GameConfig {
+            seed: seed_with_menu_wait(wait),
+            held_out,
+            ..base
+        };
+        waits.start_game(&config).expect("starts").0
+    };
+    let first: Vec<_> = (0..6).map(|wait| start(wait, false)).collect();
+    for wait in [1, 3, 5] {
+        assert_eq!(first[wait], first[0], "wait {wait}");
+    }
+    assert_eq!(first[4], first[2]);
+    assert_ne!(first[2], first[0]);
+    let benchmark: HashSet<_> = (0..MAX_MENU_WAIT).map(|wait| start(wait, false)).collect();
+    assert_eq!(benchmark.len(), 1_020);
+    let held_out: HashSet<_> = (0..MAX_MENU_WAIT).map(|wait| start(wait, true)).collect();
+    assert_eq!(held_out.len(), 1_024);
+    assert!(held_out.is_disjoint(&benchmark));
+}
 
 #[test]
 fn resumed_start_equals_power_on_start() {

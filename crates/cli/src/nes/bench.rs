@@ -78,9 +78,10 @@ pub struct BenchArgs {
     /// Play only the game with this seed, as printed by an earlier batch with the same options.
     #[arg(long, value_name = "S", conflicts_with = "games")]
     game_seed: Option<u64>,
-    /// Play each of the benchmark's 1,024 distinct games once: a game is fixed by its wait on
-    /// the level menu (0-1,023 frames, drawn from its seed), so a batch of --games draws from
-    /// these with repeats. Game i has the first seed whose wait is i-1.
+    /// Play each of the benchmark's 1,024 games once: a game is fixed by its wait on the level
+    /// menu (0-1,023 frames, drawn from its seed), so a batch of --games draws from these with
+    /// repeats. Game i has the first seed whose wait is i-1. Waits 0-5 start only two distinct
+    /// games (the menu reads no button while it draws its screen): 1,020 are distinct.
     #[arg(long, conflicts_with_all = ["games", "seed", "game_seed"])]
     every_menu_wait: bool,
     /// Play the held-out games instead: the level menu waits 1,024 frames more (1,024-2,047),

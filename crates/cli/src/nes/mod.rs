@@ -40,7 +40,7 @@ pub enum Command {
                       bench --level 19 --input X... --reaction 18 --record game.fm2\n  playfield \
                       nes bench --type b --height 3 --level 9 --json\n  playfield nes bench \
                       --game-seed 1234  # one game of an earlier batch, by its printed seed\n  playfield \
-                      nes bench --format betatetris --every-menu-wait  # each distinct game once"
+                      nes bench --format betatetris --every-menu-wait  # each of the 1,024 games once"
     )]
     Bench(bench::BenchArgs),
     /// Tune the score player's weights (noisy cross-entropy on paired seeds) and write them.
