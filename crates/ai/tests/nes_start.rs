@@ -1,30 +1,14 @@
 //! Starting games from a shared level-menu state, or from the nearest state of its wait, gives
 //! the same frames as from power-on.
 
-use playfield_ai::nes::GameConfig;
 use std::collections::HashSet;
 
+use playfield_ai::nes::GameConfig;
 use playfield_ai::nes::game::{
     LevelMenuWaits, MAX_MENU_WAIT, reach_level_menu, seed_with_menu_wait, split_mix, start_game,
     start_game_from,
 };
 use playfield_nes::GameType;
-
-/// The benchmark's level-18 A-type game, seed 0.
-fn benchmark_game() -> GameConfig {
-    GameConfig {
-        game_type: GameType::A,
-        level: 18,
-        height: 0,
-        music: 3,
-        seed: 0,
-        max_lines: None,
-        max_frames: None,
-        stop_at_max_score: false,
-        double_speed_level: None,
-        held_out: false,
-    }
-}
 
 #[test]
 fn the_benchmarks_1024_waits_start_1020_distinct_games_and_the_held_out_1024() {
@@ -32,7 +16,8 @@ fn the_benchmarks_1024_waits_start_1020_distinct_games_and_the_held_out_1024() {
     // button before its navigation loop, so the driver's presses there are lost and pressed
     // again: waits 0, 1, 3 and 5 start one game, 2 and 4 another. Every later wait starts a
     // game of its own.
-    let base = benchmark_game();
+    // The benchmark's game: A-type from level 18.
+    let base = GameConfig::a_type(18, 0);
     let waits = LevelMenuWaits::new(&base).expect("the level menu is reached");
     let start = |wait: u64, held_out: bool| {
         let config = GameConfig {
