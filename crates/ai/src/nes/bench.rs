@@ -193,7 +193,7 @@ fn modifier_labels(game: &GameConfig, uncapped: bool) -> Vec<String> {
 }
 
 /// The score the game cannot go past.
-pub const MAX_SCORE: u32 = 999_999;
+pub const MAX_SCORE: u32 = playfield_nes::rules::SCORE_CAP;
 
 /// What a batch plays.
 #[derive(Clone, Debug, PartialEq)]
