@@ -3,7 +3,7 @@
 //! before level 29's gravity puts the well out of reach, and cash lines in when the game's end
 //! is near.
 //!
-//! What the strongest NES bots are known to value (REFERENCE.md, "Playing for score"): tetrises
+//! What the strongest NES bots are known to value (docs/facts.md, last section): tetrises
 //! over burns, holes as the worst fault, a flat surface, no covered well, heights that depend on
 //! how far a piece can still travel. Danger here is measured, not guessed: a vertical I is tapped
 //! from spawn toward the well as fast as the input timeline allows against the level's gravity
