@@ -394,7 +394,7 @@ pub const CURVE_STEP: u32 = 10;
 
 /// BetaTetris hybrid v0.1's published mean score at 130, 230 and 330 lines in its benchmark
 /// (start 18, 30 Hz, 18-frame reaction, double speed from 39, 430-line cap; 1,100 seeds),
-/// drawn beside ours for comparison (docs/ai.md, "BetaTetris").
+/// drawn beside ours for comparison (docs/facts.md, last section).
 pub const BETATETRIS_SCORE_AT_LINES: [(u32, f64); 3] =
     [(130, 657_892.0), (230, 1_293_916.0), (330, 2_038_563.0)];
 
