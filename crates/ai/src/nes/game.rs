@@ -148,7 +148,7 @@ pub use playfield_rng::split_mix;
 /// The smallest game seed whose level-menu wait ([`GameConfig::menu_wait`]) is `wait` frames,
 /// `wait` taken modulo [`MAX_MENU_WAIT`]: one seed for each of the benchmark's 1,024 games (each
 /// is below 7,000; the bench tests find all 1,024). 1,020 of those games are distinct: waits
-/// 0-5 start only two (`tests/nes_start.rs`).
+/// 0-5 start only two (`tests/it/nes_start.rs`).
 #[must_use]
 pub fn seed_with_menu_wait(wait: u64) -> u64 {
     let wait = wait % MAX_MENU_WAIT;

@@ -6,7 +6,7 @@
 //! `shift_tetrimino`, `rotate_tetrimino` and `drop_tetrimino` of `playState_playerControlsActiveTetrimino`,
 //! with `isPositionValid` on the whole playfield page as the ROM does (rows −2..−1 read the page's
 //! bytes 236-255). The model is small and plain so that a node costs a few nanoseconds; the
-//! property tests in `tests/nes_search.rs` prove it equal to `playfield-nes` frame by frame.
+//! property tests in `tests/it/nes_search.rs` prove it equal to `playfield-nes` frame by frame.
 //!
 //! It is a breadth-first search over frames, deduplicated on everything that decides the future:
 //! x, y, orientation, `autorepeatX`, `fallTimer`, `autorepeatY`, the held buttons and the input

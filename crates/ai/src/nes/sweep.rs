@@ -27,7 +27,7 @@
 //! rebuilt on request from a parent link kept for every state, so a caller that needs one
 //! placement's buttons pays for that one only. Property tests check
 //! the set and the frames against the searcher and play found sequences through the engine
-//! (`tests/nes_search.rs`).
+//! (`tests/it/nes_search.rs`).
 
 use playfield_nes::Buttons;
 use playfield_nes::rules::is_position_valid;

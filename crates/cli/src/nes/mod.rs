@@ -24,15 +24,16 @@ pub enum Command {
     /// Play NES Tetris yourself in the terminal, from power-on.
     #[command(after_help = play::KEYS_HELP)]
     Play(play::PlayArgs),
-    /// Watch the AI (Birken's evaluator, two-piece lookahead, 30 Hz input, 18-frame reaction)
-    /// play a game in the terminal, in real time or faster.
+    /// Watch an AI (the score player unless --player says otherwise; 30 Hz input, 18-frame
+    /// reaction) play a game in the terminal, in real time or faster.
     #[command(
         after_help = "Keys: 1 2 4 = speed ×1 ×2 ×4, m = max, +/- = faster/slower, \
-                      space or p = pause, s or . = one frame while paused, q/Esc/Ctrl-C = \
-                      quit.\n\nThe seed is the game's own: a seed printed by `nes bench` (with \
-                      its default input settings) shows that game.\n\nExamples:\n  playfield \
+                      space or p = pause, s or . = one frame while paused, n = next player, \
+                      q/Esc/Ctrl-C = quit.\n\nThe seed is the game's own: a seed printed by \
+                      `nes bench` (with its default input settings and the same --player) shows \
+                      that game.\n\nExamples:\n  playfield \
                       nes watch\n  playfield nes watch --level 19 --seed 7 --speed 2\n  \
-                      playfield nes watch --speed max"
+                      playfield nes watch --speed max\n  playfield nes watch --player birken"
     )]
     Watch(watch::WatchArgs),
     /// The AI plays whole games through the gamepad, in parallel, and reports statistics.
