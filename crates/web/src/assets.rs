@@ -58,8 +58,12 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     find(&name).map_or_else(not_found_response, respond)
 }
 
-/// Anything else: 404.
-pub async fn not_found() -> Response {
+/// Anything else: 404 (as JSON under `/api/`, where the page reads `{error}`).
+pub async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return crate::ApiError::not_found(format!("no API endpoint {}", uri.path()))
+            .into_response();
+    }
     not_found_response()
 }
 

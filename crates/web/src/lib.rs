@@ -17,8 +17,10 @@
 pub mod analyse;
 pub mod assets;
 mod error;
+pub mod fields;
 pub mod minijong;
 pub mod nes_frame;
+pub mod players;
 pub mod replay;
 pub mod standard;
 pub mod watch;
@@ -87,6 +89,7 @@ impl Counters {
             return Err(ApiError {
                 status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
                 message: format!("the server is playing {live} games, its limit; try again later"),
+                field: None,
             });
         }
         Ok(())
@@ -136,6 +139,7 @@ pub fn router(state: AppState) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/api/stats", get(stats))
         .route("/api/nes/pieces", get(nes_frame::pieces))
+        .route("/api/players", get(players::list))
         .route("/ws/watch", get(watch::websocket))
         .route("/api/watch/check", get(watch::check))
         .route("/api/replay", post(replay::upload))

@@ -51,6 +51,28 @@ pub fn orientation_cells(orientation: u8, x: i16, y: i16) -> [[i16; 2]; 4] {
         .map(|m| [x + i16::from(m.dx), y + i16::from(m.dy)])
 }
 
+/// The first orientation id of each piece type (T J Z O S L I) and how many it has: the ROM
+/// numbers a type's orientations together, A (clockwise) stepping to the next.
+const ORIENTATION_GROUPS: [(u8, u8); 7] =
+    [(0, 4), (4, 4), (8, 2), (10, 1), (11, 2), (13, 4), (17, 2)];
+
+/// An orientation id by piece letter and clockwise turns from the spawn orientation: `T 0`,
+/// `T R` (one turn), `T 2`, `T L` (three turns, one counter-clockwise).
+#[must_use]
+pub fn orientation_name(orientation: u8) -> String {
+    let Some(kind) = ORIENTATION_GROUPS
+        .iter()
+        .position(|&(first, n)| (first..first + n).contains(&orientation))
+    else {
+        return "hidden".to_owned();
+    };
+    let (_, n) = ORIENTATION_GROUPS[kind];
+    let spawn = SPAWN_TABLE[kind];
+    let turns = (i16::from(orientation) - i16::from(spawn)).rem_euclid(i16::from(n));
+    let turn = ["0", "R", "2", "L"][turns as usize];
+    format!("{} {turn}", PIECE_NAMES[kind])
+}
+
 /// One screen.
 #[derive(Clone, Debug, Serialize)]
 pub struct NesFrame {
