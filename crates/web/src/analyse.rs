@@ -180,7 +180,8 @@ pub fn parse_board(text: &str) -> Result<[u8; 256], String> {
 }
 
 /// FCEUX's letters for a frame's buttons (`.` when none).
-fn button_letters(b: Buttons) -> String {
+#[must_use]
+pub fn button_letters(b: Buttons) -> String {
     const ORDER: [(Buttons, char); 8] = [
         (Buttons::RIGHT, 'R'),
         (Buttons::LEFT, 'L'),

@@ -29,6 +29,8 @@ pub const ASSETS: &[Asset] = &[
     ("analyse.js", JS, include_str!("../assets/analyse.js")),
     ("minijong.js", JS, include_str!("../assets/minijong.js")),
     ("standard.js", JS, include_str!("../assets/standard.js")),
+    ("ui.js", JS, include_str!("../assets/ui.js")),
+    ("play.js", JS, include_str!("../assets/play.js")),
 ];
 
 /// The bundled file called `name`, if there is one.

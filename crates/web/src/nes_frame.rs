@@ -106,6 +106,11 @@ pub struct NesFrame {
     pub paused: bool,
     /// The game is over (curtain, or a piece spawned on the stack).
     pub game_over: bool,
+    /// `A-TYPE` or `B-TYPE`, for the box the game shows.
+    pub game_type: &'static str,
+    /// The screen flashes white: a tetris's line-clear animation, on every fourth frame as the
+    /// game does it.
+    pub flash: bool,
 }
 
 fn mode_name(mode: u8) -> &'static str {
@@ -171,6 +176,15 @@ impl NesFrame {
             paused: nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0,
             game_over: in_game
                 && matches!(p.play_state, play_state::GAME_OVER | play_state::CURTAIN),
+            game_type: if nes.raw().game_type == 0 {
+                "A-TYPE"
+            } else {
+                "B-TYPE"
+            },
+            flash: in_game
+                && p.play_state == play_state::LINE_CLEAR_ANIMATION
+                && p.completed_lines == 4
+                && nes.raw().frame_counter & 3 == 0,
         }
     }
 }

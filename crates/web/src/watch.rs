@@ -202,6 +202,7 @@ fn play<P>(
     let mut finished: Option<String> = None;
     let mut anchor = (Instant::now(), nes.frame());
     let mut last_sent: Option<(u64, bool, Option<String>)> = None;
+    let mut last_buttons = playfield_nes::Buttons::NONE;
     loop {
         loop {
             match controls.try_recv() {
@@ -225,6 +226,7 @@ fn play<P>(
             // speed, and a busy machine runs slower instead of queueing.
             while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
                 let buttons = pilot.buttons_gated(&nes, &permit);
+                last_buttons = buttons;
                 let events = nes.step(buttons);
                 if events.has(Events::TOP_OUT) {
                     finished = Some(format!(
@@ -252,6 +254,7 @@ fn play<P>(
                 "paused": paused,
                 "finished": finished,
                 "player": settings.player.name,
+                "buttons": crate::analyse::button_letters(last_buttons),
             });
             match frames.try_send(message.to_string()) {
                 Ok(()) => last_sent = Some(key),

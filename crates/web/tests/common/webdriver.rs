@@ -303,6 +303,25 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Sizes the window so that the page's viewport is `width` × `height` CSS pixels.
+    pub fn set_viewport(&self, width: u32, height: u32) {
+        let (mut w, mut h) = (i64::from(width), i64::from(height));
+        for _ in 0..3 {
+            self.session_request(
+                "POST",
+                "/window/rect",
+                Some(json!({ "width": w, "height": h })),
+            );
+            let inner = self.run("return [window.innerWidth, window.innerHeight];", json!([]));
+            let (iw, ih) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+            if (iw, ih) == (i64::from(width), i64::from(height)) {
+                return;
+            }
+            w += i64::from(width) - iw;
+            h += i64::from(height) - ih;
+        }
+    }
+
     /// A PNG of the window.
     pub fn screenshot(&self) -> Vec<u8> {
         use base64::Engine;
