@@ -1,7 +1,7 @@
 // Analyse: edit a board (paint with mouse, finger or keyboard, or paste text), pick the pieces,
 // level, input model and player, and get the player's placements ranked with each term of their
 // value; animate any of them. The whole view lives in the URL, so a link reproduces it.
-import { drawTile, html } from '/assets/nes.js';
+import { drawTile, html, FIELD_X, FIELD_Y, WIDTH, HEIGHT } from '/assets/nes.js';
 import { postJson, field, clearErrors, showApiError, showError, checkInteger, tapOptions, playerSelect } from '/assets/ui.js';
 
 const CELL = 24;
@@ -26,6 +26,38 @@ export function decodeBoard(s, cells) {
   return true;
 }
 
+// Reads the board from a screenshot of the NES playfield in the standard capture layout: the
+// 256-pixel-wide picture (any integer or fractional scale), 224 lines (the visible picture, as
+// this page draws it) or 240 (the full frame, 8 more lines on top). Each cell is read at its
+// centre: a block when it is not black. Returns 200 0/1 values, top row first, or a message.
+export async function readScreenshot(source) {
+  const image = new Image();
+  image.src = source;
+  await image.decode();
+  const ratio = image.naturalHeight / image.naturalWidth;
+  const lines = Math.abs(ratio - HEIGHT / WIDTH) < 0.02 ? HEIGHT : Math.abs(ratio - 240 / WIDTH) < 0.02 ? 240 : null;
+  if (!lines) {
+    return { error: `a ${image.naturalWidth}×${image.naturalHeight} picture is not an NES screenshot: it needs the NES's 256×224 or 256×240 shape (any scale)` };
+  }
+  const c = document.createElement('canvas');
+  c.width = WIDTH; c.height = lines;
+  const g = c.getContext('2d');
+  g.imageSmoothingEnabled = false;
+  g.drawImage(image, 0, 0, WIDTH, lines);
+  const top = FIELD_Y + (lines - HEIGHT);
+  const pixels = g.getImageData(FIELD_X, top, 80, 160).data;
+  const cells = [];
+  for (let y = 0; y < 20; y++) {
+    for (let x = 0; x < 10; x++) {
+      // The centre of the cell's 7×7 block (a tile's eighth row and column are its gap).
+      const i = ((y * 8 + 4) * 80 + (x * 8 + 4)) * 4;
+      const light = Math.max(pixels[i], pixels[i + 1], pixels[i + 2]);
+      cells.push(light > 48 ? 1 : 0);
+    }
+  }
+  return { cells };
+}
+
 export function mount(root) {
   root.append(html(`
   <div class="layout">
@@ -36,6 +68,7 @@ export function mount(root) {
         <button id="analyse-clear">Clear</button>
         <button id="analyse-to-text">Board → text</button>
         <button id="analyse-from-text">Text → board</button>
+        <label class="field">Board from a screenshot <input id="analyse-screenshot" type="file" accept="image/*"></label>
       </div>
       <textarea id="analyse-text" rows="6" cols="12" spellcheck="false" aria-label="the board as text: 20 rows of 10 cells, . empty, # block"></textarea>
       <span class="field-error" id="analyse-board-error" aria-live="polite"></span>
@@ -152,6 +185,21 @@ export function mount(root) {
     edited();
   };
   $('analyse-clear').onclick = () => { cells.fill(0); edited(); };
+  async function fromScreenshot(source) {
+    clearErrors(root);
+    let read;
+    try { read = await readScreenshot(source); } catch { read = { error: 'the file is not a picture this browser can read' }; }
+    if (read.error) { showError(root, 'analyse', 'board', read.error); return false; }
+    read.cells.forEach((v, i) => { cells[i] = v; });
+    edited();
+    return true;
+  }
+  $('analyse-screenshot').onchange = (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    fromScreenshot(url).finally(() => URL.revokeObjectURL(url));
+  };
 
   function animate(p) {
     clearInterval(timer);
@@ -232,6 +280,6 @@ export function mount(root) {
     draw(); run();
   });
   draw();
-  window.playfieldAnalyse = { cells, link };
+  window.playfieldAnalyse = { cells, link, fromScreenshot };
   return () => { clearInterval(timer); delete window.playfieldAnalyse; };
 }

@@ -4,7 +4,7 @@
 export const TILE = 8;          // NES tiles are 8×8 pixels
 export const WIDTH = 256;       // the NES picture
 export const HEIGHT = 224;
-const FIELD_X = 96, FIELD_Y = 48;
+export const FIELD_X = 96, FIELD_Y = 48; // the playfield's top-left pixel
 
 let pieceLooks = null;
 export async function loadPieces() {

@@ -119,6 +119,7 @@ fn every_view_works_in_chromium() {
     tas_replays_show_their_results(&page);
     analyse_view(&page);
     shared_analyse_link(&page);
+    screenshots_read_back(&page);
     play_view(&page);
     minijong_view(&page);
     standard_view(&page);
@@ -821,4 +822,73 @@ fn bad_fields_leave_the_game_alone(page: &Page) {
         assert_eq!(b.text("#mj-left"), "83");
     }
     page.assert_no_console_errors("minijong");
+}
+
+/// A screenshot the page's NES renderer draws of a known board, at two scales and in ten
+/// levels' colours, is read back to the same board.
+fn screenshots_read_back(page: &Page) {
+    let b = &page.browser;
+    let (nes, _) = playfield_ai::nes::game::start_game(&GameConfig::a_type(0, 3)).unwrap();
+    let mut frame = NesFrame::from_nes(&nes, None);
+    // A board with every tile kind, a well and holes: cell (x, y) from a fixed pattern.
+    let board: String = (0..200)
+        .map(|i| {
+            let (x, y) = (i % 10, i / 10);
+            match (y, (x * 7 + y * 3) % 5) {
+                (0..=7, _) | (_, 0) => '0',
+                _ if x == 8 => '0',
+                (_, k) => char::from(b'0' + (k as u8 % 3) + 1),
+            }
+        })
+        .collect();
+    frame.board = board.clone();
+    frame.piece = None;
+    let expected: String = board
+        .chars()
+        .map(|c| if c == '0' { '0' } else { '1' })
+        .collect();
+    for level in 0..10u8 {
+        frame.colors = playfield_web::nes_frame::level_colors(level);
+        for scale in [2, 3] {
+            let read = b.run(
+                "return (async () => { \
+                   const nes = await import('/assets/nes.js'); \
+                   const analyse = await import('/assets/analyse.js'); \
+                   const looks = await nes.loadPieces(); \
+                   const { canvas, g } = nes.makeCanvas(arguments[1]); \
+                   nes.drawFrame(g, arguments[0], looks); \
+                   const read = await analyse.readScreenshot(canvas.toDataURL()); \
+                   return read.cells ? read.cells.join('') : read.error; })();",
+                json!([serde_json::to_value(&frame).unwrap(), scale]),
+            );
+            assert_eq!(
+                read.as_str().unwrap(),
+                expected,
+                "level {level}, scale {scale}"
+            );
+        }
+    }
+    // Through the page: the board loaded from the picture.
+    page.open("analyse");
+    let loaded = b.run(
+        "return (async () => { \
+           const nes = await import('/assets/nes.js'); \
+           const looks = await nes.loadPieces(); \
+           const { canvas, g } = nes.makeCanvas(2); \
+           nes.drawFrame(g, arguments[0], looks); \
+           await window.playfieldAnalyse.fromScreenshot(canvas.toDataURL()); \
+           return Array.from(window.playfieldAnalyse.cells).join(''); })();",
+        json!([serde_json::to_value(&frame).unwrap()]),
+    );
+    assert_eq!(loaded.as_str().unwrap(), expected);
+    // A picture of the wrong shape is refused with the reason beside the board.
+    b.run(
+        "const c = document.createElement('canvas'); c.width = 100; c.height = 100; \
+         window.playfieldAnalyse.fromScreenshot(c.toDataURL());",
+        json!([]),
+    );
+    b.wait_for("the message", 10, |b| {
+        !b.text("#analyse-board-error").is_empty()
+    });
+    assert!(b.text("#analyse-board-error").contains("256×224"));
 }
