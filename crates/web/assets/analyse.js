@@ -61,7 +61,7 @@ export async function readScreenshot(source) {
 export function mount(root) {
   root.append(html(`
   <div class="layout">
-    <div>
+    <div class="board-column">
       <canvas id="analyse-board" class="board" width="${10 * CELL}" height="${20 * CELL}" tabindex="0"
         role="img" aria-label="the board: click, drag or touch to fill or empty cells; arrow keys move the cursor, Space toggles a cell"></canvas>
       <div class="controls" style="margin-top:.4em">

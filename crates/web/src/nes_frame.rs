@@ -147,7 +147,7 @@ impl NesFrame {
         } else {
             0
         };
-        let board = if in_game {
+        let mut board: String = if in_game {
             nes.raw().playfield[..200]
                 .iter()
                 .map(|&t| char::from(b'0' + tile_kind(t)))
@@ -155,6 +155,9 @@ impl NesFrame {
         } else {
             "0".repeat(200)
         };
+        if in_game && p.play_state == play_state::LINE_CLEAR_ANIMATION {
+            board = line_clear_picture(&board, p.completed_row, p.row_y);
+        }
         let next = (in_game && nes.raw().next_piece < ORIENTATION_HIDDEN)
             .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw().next_piece)]);
         NesFrame {
@@ -187,6 +190,40 @@ impl NesFrame {
                 && nes.raw().frame_counter & 3 == 0,
         }
     }
+}
+
+/// The picture during the line-clear animation. The game has already removed the full rows from
+/// the playfield in RAM, while the screen still shows them, emptied from the middle out, two
+/// cells every fourth frame (`rowY` counts the steps): the rows are put back here, as blocks of
+/// the first kind (the colours of their cells are no longer in RAM), with `rowY` pairs of
+/// middle cells emptied.
+fn line_clear_picture(board: &str, completed: [u8; 4], row_y: u8) -> String {
+    let rows: Vec<usize> = completed
+        .iter()
+        .filter(|&&r| r != 0 && r < 20)
+        .map(|&r| usize::from(r))
+        .collect();
+    let now: Vec<&str> = (0..20).map(|y| &board[y * 10..y * 10 + 10]).collect();
+    let mut shown = vec![String::from("0000000000"); 20];
+    let mut source = 20usize;
+    for y in (0..20).rev() {
+        if rows.contains(&y) {
+            let emptied = usize::from(row_y.min(5));
+            shown[y] = (0..10)
+                .map(|x| {
+                    if (5 - emptied..5 + emptied).contains(&x) {
+                        '0'
+                    } else {
+                        '1'
+                    }
+                })
+                .collect();
+        } else if source > 0 {
+            source -= 1;
+            shown[y] = now[source].to_owned();
+        }
+    }
+    shown.concat()
 }
 
 /// A piece type's look: its spawn orientation's cells around (0, 0) and its tile kind.
@@ -224,4 +261,37 @@ pub async fn pieces() -> Json<Vec<PieceLook>> {
 #[must_use]
 pub fn is_block(tile: u8) -> bool {
     tile != TILE_EMPTY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_clear_picture_puts_the_rows_back_and_empties_them_from_the_middle() {
+        // After a single on row 19 was cleared, RAM holds the stack moved down one row.
+        let mut now = "0".repeat(190);
+        now.push_str("2200000033");
+        let shown = line_clear_picture(&now, [19, 0, 0, 0], 2);
+        assert_eq!(
+            &shown[180..190],
+            "2200000033",
+            "the row above, back in its place"
+        );
+        assert_eq!(
+            &shown[190..200],
+            "1110000111",
+            "two steps: four middle cells emptied"
+        );
+        assert_eq!(&shown[..180], "0".repeat(180));
+    }
+
+    #[test]
+    fn orientations_are_named_by_letter_and_turns_from_spawn() {
+        assert_eq!(orientation_name(SPAWN_TABLE[0]), "T 0");
+        assert_eq!(orientation_name(3), "T R");
+        assert_eq!(orientation_name(0), "T 2");
+        assert_eq!(orientation_name(17), "I R");
+        assert_eq!(orientation_name(10), "O 0");
+    }
 }

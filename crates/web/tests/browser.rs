@@ -3,7 +3,8 @@
 //!
 //! Skipped with a notice when chromium or chromedriver is missing, unless
 //! `PLAYFIELD_REQUIRE_BROWSER=1` (set by `.ci/run`, which installs both). Screenshots of each
-//! view, at 1280×800 and at a phone's 390×844, go to the test's temporary directory, and to
+//! view, at 1280×800 (`VIEW.png`) and at a phone's 390×844 (`VIEW-390x844.png`), go to the
+//! test's temporary directory, and to
 //! `docs/screenshots/` when `PLAYFIELD_SCREENSHOTS=1`.
 
 mod common;
@@ -260,7 +261,7 @@ fn tas_replays_show_their_results(page: &Page) {
     b.click("#replay-end");
     std::thread::sleep(Duration::from_millis(500));
     page.assert_fits("replay", true);
-    page.screenshot("replay-1280x800");
+    page.screenshot("replay");
     let b_type = movies.join("b_type_clear/tasvideos_925m.fm2");
     b.type_into("#replay-file", b_type.to_str().unwrap());
     b.wait_for("925M", 60, |b| b.text("#replay-status").contains("925m"));
@@ -376,7 +377,7 @@ fn analyse_view(page: &Page) {
     b.click("#analyse-results tr:first-child button");
     std::thread::sleep(Duration::from_millis(300));
     page.assert_fits("analyse", true);
-    page.screenshot("analyse-1280x800");
+    page.screenshot("analyse");
     page.assert_no_console_errors("analyse");
     // A piece that is not one: the server's message beside the piece.
     b.run(
@@ -484,7 +485,7 @@ fn play_view(page: &Page) {
         board_cells(b) >= 4
     });
     page.assert_fits("play", true);
-    page.screenshot("play-1280x800");
+    page.screenshot("play");
     b.click("#play-save");
     b.wait_for("the movie", 20, |b| {
         b.run("return window.playfieldPlay.saved;", json!([]))
@@ -546,7 +547,7 @@ fn minijong_view(page: &Page) {
     let after = [visible_at(&hint[0]), visible_at(&hint[1])];
     assert_ne!(after, before, "the pair's tiles are gone");
     page.assert_fits("minijong", true);
-    page.screenshot("minijong-1280x800");
+    page.screenshot("minijong");
     b.click("#mj-undo");
     b.wait_for("the pair back", 20, |b| b.text("#mj-left") == "83");
     assert_eq!([visible_at(&hint[0]), visible_at(&hint[1])], before);
@@ -566,7 +567,7 @@ fn standard_view(page: &Page) {
         b.text("#std-lines").parse::<u64>().unwrap_or(0) >= 3
     });
     page.assert_fits("standard", true);
-    page.screenshot("standard-1280x800");
+    page.screenshot("standard");
     b.run(
         "document.getElementById('std-mode').value = 'play';",
         json!([]),
@@ -627,7 +628,7 @@ fn watch_view(page: &Page) {
     b.click("#watch-pause");
     std::thread::sleep(Duration::from_millis(500));
     page.assert_fits("watch", true);
-    page.screenshot("watch-1280x800");
+    page.screenshot("watch");
     page.assert_no_console_errors("watch");
 }
 
