@@ -5,7 +5,7 @@
 
 use axum::Json;
 use playfield_ai::nes::search::{Gravity, is_position_valid, step_piece};
-use playfield_ai::nes::{Decision, PieceState, Player, Situation, Workspace};
+use playfield_ai::nes::{PieceState, Player, Ranked, Situation, Workspace};
 use playfield_nes::Buttons;
 use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY, TILE1};
 use serde::Serialize;
@@ -219,17 +219,19 @@ fn run_length(frames: &[String]) -> String {
 }
 
 /// A placement's entry: names, cells, value and the animation path from `start`.
-fn entry(
-    page: &[u8; 256],
-    start: PieceState,
-    gravity: Gravity,
-    ranked: Ranking,
-) -> RankedPlacement {
-    let Ranking {
+fn entry(page: &[u8; 256], start: PieceState, gravity: Gravity, ranked: Ranked) -> RankedPlacement {
+    let Ranked {
         decision: d,
         value,
         terms,
     } = ranked;
+    let terms = terms
+        .into_iter()
+        .map(|t| TermValue {
+            name: t.name.to_owned(),
+            value: t.value,
+        })
+        .collect();
     let buttons: Vec<String> = d.inputs.iter().map(|&b| button_letters(b)).collect();
     let mut s = start;
     let path = d
@@ -294,14 +296,7 @@ pub fn locked(page: &[u8; 256], cells: &[[i16; 2]; 4]) -> ([u8; 256], u8) {
     (out, cleared as u8)
 }
 
-/// A ranked placement as the player rates it.
-struct Ranking {
-    decision: Decision,
-    value: f64,
-    terms: Vec<TermValue>,
-}
-
-/// The player's ranking, best first.
+/// The player's ranking, best first: every placement with its value and the terms it is made of.
 fn ranking(
     player: &Player,
     ws: &mut Workspace,
@@ -309,20 +304,8 @@ fn ranking(
     start: PieceState,
     situation: Situation,
     next: Option<u8>,
-) -> Vec<Ranking> {
-    let mut ranked = player.rank(ws, page, start, situation, next);
-    if ranked.is_empty() {
-        // A player whose library exposes no ranking: its choice alone.
-        ranked.extend(player.decide(ws, page, start, situation, next));
-    }
-    ranked
-        .into_iter()
-        .map(|decision| Ranking {
-            value: -decision.cost,
-            terms: Vec::new(),
-            decision,
-        })
-        .collect()
+) -> Vec<Ranked> {
+    player.rank(ws, page, start, situation, next)
 }
 
 /// The analysis of `request`.

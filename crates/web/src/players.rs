@@ -1,14 +1,15 @@
-//! The NES players the page offers, by name, with a line saying how each plays
-//! (`GET /api/players`).
+//! The NES players the page offers (the library's registry), by name, with a line saying how
+//! each plays (`GET /api/players`).
 
 use axum::Json;
+use playfield_ai::nes::players::{self, PLAYERS, PlayerInfo};
 use playfield_ai::nes::{InputModel, Player};
 use serde::Serialize;
 
 use crate::ApiError;
 
 /// The player chosen when the request names none.
-pub const DEFAULT: &str = "score";
+pub const DEFAULT: &str = playfield_ai::nes::DEFAULT_PLAYER;
 
 /// A player the page can choose.
 #[derive(Clone, Debug, Serialize)]
@@ -19,41 +20,24 @@ pub struct PlayerEntry {
     pub description: &'static str,
 }
 
-/// Every player, the default first.
-pub const PLAYERS: &[PlayerEntry] = &[
-    PlayerEntry {
-        name: "score",
-        description: "plays for score: builds for tetrises in a right well, looks at the preview",
-    },
-    PlayerEntry {
-        name: "birken",
-        description: "Birken's six-feature evaluator: plays to survive, two-piece lookahead",
-    },
-];
+impl From<PlayerInfo> for PlayerEntry {
+    fn from(info: PlayerInfo) -> Self {
+        PlayerEntry {
+            name: info.name,
+            description: info.description,
+        }
+    }
+}
 
 /// The player called `name`, pressing buttons as `input` allows.
 ///
 /// # Errors
 /// A 400 on the `player` field listing the names.
 pub fn by_name(name: &str, input: InputModel) -> Result<Player, ApiError> {
-    match name {
-        "score" => Ok(Player::score(input)),
-        "birken" => Ok(Player::birken(input)),
-        other => Err(ApiError::field(
-            "player",
-            format!(
-                "Player {other:?} is not one of: {}",
-                PLAYERS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )),
-    }
+    players::by_name(name, input).map_err(|e| ApiError::field("player", e.to_string()))
 }
 
 /// `GET /api/players`: `[{name, description}]`, the default first.
-pub async fn list() -> Json<&'static [PlayerEntry]> {
-    Json(PLAYERS)
+pub async fn list() -> Json<Vec<PlayerEntry>> {
+    Json(PLAYERS.into_iter().map(PlayerEntry::from).collect())
 }

@@ -279,7 +279,11 @@ fn every_bad_field_is_named_with_its_range() {
         "Reaction time (frames) must be a whole number from 0 to 255",
     );
     check("/api/watch/check?input=Y", "input", "X. (30 Hz)");
-    check("/api/watch/check?player=nobody", "player", "score, birken");
+    check(
+        "/api/watch/check?player=nobody",
+        "player",
+        "the players are score, birken",
+    );
     check(
         "/api/watch/check?speed=0",
         "speed",
@@ -352,4 +356,45 @@ fn replays_run_past_the_last_input_to_the_result() {
     let frame: Value = r.body_mut().read_json().unwrap();
     assert_eq!(frame["state"]["score"], 999_999);
     assert_eq!(frame["past_input"], true);
+}
+
+/// Each player ranks: every placement with a value that is the sum of its terms, and the best
+/// follow-up for the preview.
+#[test]
+fn analyse_ranks_with_the_chosen_player_term_by_term() {
+    let addr = server();
+    let mut rows = vec![".........."; 16];
+    rows.extend(["#########.", "#########.", "#########.", "#########."]);
+    for player in ["score", "birken"] {
+        let (status, body) = post_json(
+            &addr,
+            "/api/analyse",
+            json!({ "board": rows.join("\n"), "piece": "T", "next": "I", "level": 18,
+                    "input": "X.", "das": true, "player": player }),
+        );
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["player"], player);
+        let placements = body["placements"].as_array().unwrap();
+        assert!(
+            placements.len() > 10,
+            "{player}: {} placements",
+            placements.len()
+        );
+        for p in placements {
+            let terms = p["terms"].as_array().unwrap();
+            assert!(!terms.is_empty(), "{player}: terms");
+            let sum: f64 = terms.iter().map(|t| t["value"].as_f64().unwrap()).sum();
+            let value = p["value"].as_f64().unwrap();
+            assert!(
+                (sum - value).abs() < 1e-6 * value.abs().max(1.0),
+                "{player}: {sum} vs {value}"
+            );
+        }
+        assert!(
+            body["follow_up"]["rotation"]
+                .as_str()
+                .unwrap()
+                .starts_with('I')
+        );
+    }
 }

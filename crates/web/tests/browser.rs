@@ -730,7 +730,7 @@ fn bad_fields_leave_the_game_alone(page: &Page) {
             b.wait_for("the server's message", 10, |_| {
                 !error_of("watch-player").is_empty()
             });
-            assert!(error_of("watch-player").contains("is not one of: score, birken"));
+            assert!(error_of("watch-player").contains("the players are score, birken"));
             let before = frame_of(frame);
             b.wait_for("the game going on", 10, |_| frame_of(frame) > before + 10);
         }

@@ -664,6 +664,11 @@ impl Pilot {
         buttons
     }
 
+    /// Hands the gamepad to `player`: the piece in play keeps its plan, the next is its.
+    pub fn set_player(&mut self, player: Player) {
+        self.player = player;
+    }
+
     /// Where the current plan locks the piece: (`tetriminoX`, `tetriminoY`, orientation id).
     #[must_use]
     pub fn target(&self) -> Option<(u8, u8, u8)> {

@@ -21,6 +21,7 @@ use super::field::{FULL_ROW, Field};
 use super::input::InputModel;
 use super::reach;
 use super::search::Gravity;
+use super::terms::Term;
 
 /// The column the player keeps open for tetrises (the rightmost).
 pub const WELL: usize = 9;
@@ -443,9 +444,21 @@ impl ScoreWeights {
     }
 
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
-    /// frames ([`press_frames`]).
+    /// frames ([`press_frames`]): the sum of [`ScoreWeights::board_terms`].
+    #[inline]
     #[must_use]
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
+        let [first, rest @ ..] = self.board_terms(field, ctx, presses);
+        // Summed in the terms' order from the first, so the value is the same to the bit
+        // whichever way it is asked for.
+        rest.iter().fold(first.value, |sum, term| sum + term.value)
+    }
+
+    /// Each term's contribution to the value of a board in `ctx` (weight times what the term
+    /// measures, 0 where the term does not apply), in a fixed order.
+    #[inline]
+    #[must_use]
+    pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> [Term; 14] {
         let heights = field.heights();
         let mut holes = 0u32;
         let mut hole_rows = 0u32;
@@ -529,36 +542,60 @@ impl ScoreWeights {
             presses,
         );
         let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
-        self.holes * f64::from(holes + well_cover)
-            + self.hole_rows * f64::from(hole_rows.count_ones() + well_cover)
-            + self.bumpiness * bumpiness
-            + self.bumpiness_squared * bumpiness_squared
-            + self.deep_wells * deep_wells
-            + self.well_cells * well_cells
-            + self.locked_well * f64::from(locked_rows)
-            + self.height * height_sum / columns as f64
-            + self.danger * danger
-            + self.double_speed_edge_gaps * edge_gaps
-            + if line_out {
-                0.0
-            } else {
-                self.drought * self.drought_risk(&heights, ctx)
-            }
-            + if !line_out && ready >= 4 && heights[WELL] == 0 {
-                self.tetris_ready
-            } else {
-                0.0
-            }
-            + if well_reachable || line_out {
-                0.0
-            } else {
-                self.well_unreachable
-            }
-            + if left_reachable {
-                0.0
-            } else {
-                self.left_unreachable
-            }
+        let term = |name, value| Term { name, value };
+        [
+            term("holes", self.holes * f64::from(holes + well_cover)),
+            term(
+                "hole_rows",
+                self.hole_rows * f64::from(hole_rows.count_ones() + well_cover),
+            ),
+            term("bumpiness", self.bumpiness * bumpiness),
+            term(
+                "bumpiness_squared",
+                self.bumpiness_squared * bumpiness_squared,
+            ),
+            term("deep_wells", self.deep_wells * deep_wells),
+            term("well_cells", self.well_cells * well_cells),
+            term("locked_well", self.locked_well * f64::from(locked_rows)),
+            term("height", self.height * height_sum / columns as f64),
+            term("danger", self.danger * danger),
+            term(
+                "double_speed_edge_gaps",
+                self.double_speed_edge_gaps * edge_gaps,
+            ),
+            term(
+                "drought",
+                if line_out {
+                    0.0
+                } else {
+                    self.drought * self.drought_risk(&heights, ctx)
+                },
+            ),
+            term(
+                "tetris_ready",
+                if !line_out && ready >= 4 && heights[WELL] == 0 {
+                    self.tetris_ready
+                } else {
+                    0.0
+                },
+            ),
+            term(
+                "well_unreachable",
+                if well_reachable || line_out {
+                    0.0
+                } else {
+                    self.well_unreachable
+                },
+            ),
+            term(
+                "left_unreachable",
+                if left_reachable {
+                    0.0
+                } else {
+                    self.left_unreachable
+                },
+            ),
+        ]
     }
 }
 
