@@ -235,7 +235,10 @@ export function mount(root) {
     body.placements.forEach((p, i) => {
       const tr = document.createElement('tr');
       tr.dataset.x = p.x; tr.dataset.y = p.y; tr.dataset.orientation = p.orientation;
-      const terms = p.terms.map((t) => `${t.name} ${t.value >= 0 ? '+' : ''}${t.value.toFixed(1)}`).join(', ');
+      // The terms that weigh (those under 0.05 either way are left out), largest first.
+      const terms = p.terms.filter((t) => Math.abs(t.value) >= 0.05)
+        .sort((a, b) => Math.abs(b.value) - Math.abs(a.value))
+        .map((t) => `${t.name.replaceAll('_', ' ')} ${t.value >= 0 ? '+' : ''}${t.value.toFixed(1)}`).join(', ');
       for (const v of [i + 1, p.rotation, p.columns, p.value.toFixed(2), terms || '—', p.clears || '', p.buttons.length, p.sequence]) {
         const td = document.createElement('td'); td.textContent = v; tr.append(td);
       }
