@@ -2,7 +2,7 @@
 // buttons held and the game's variables decoded; past the movie's last input the game runs on
 // with no input until it ends, so a TAS's result shows.
 import { drawFrame, makeCanvas, loadPieces, html } from '/assets/nes.js';
-import { requestJson, controllerHtml, showButtons } from '/assets/ui.js';
+import { requestJson, controllerHtml, showButtons, renderStats, dasMeterHtml, showDas } from '/assets/ui.js';
 
 const SPEEDS = [['0.25', '×¼'], ['0.5', '×½'], ['1', '×1'], ['2', '×2'], ['4', '×4'], ['8', '×8']];
 
@@ -31,7 +31,7 @@ export function mount(root) {
       <div class="figures"><span>Frame <b id="replay-frame">0</b> / <b id="replay-frames">0</b></span>
         <span>Score <b id="replay-score">0</b></span><span>Lines <b id="replay-lines">0</b></span>
         <span>Level <b id="replay-level">0</b></span></div>
-      <div class="controls" style="margin-top:.4em">${controllerHtml('replay-pad')}<span class="muted" id="replay-input-note"></span></div>
+      <div class="controls" style="margin-top:.4em">${controllerHtml('replay-pad')}${dasMeterHtml('replay-das')}<span class="muted" id="replay-input-note"></span></div>
       <dl class="state" id="replay-state" aria-live="off"></dl>
       <div class="status" id="replay-status" aria-live="polite"></div>
       <div class="figures" id="replay-stats"></div>
@@ -66,26 +66,7 @@ export function mount(root) {
     show(0);
   }
 
-  function showStats(st) {
-    const [s, d, t, q] = st.clears;
-    $('replay-stats').textContent = '';
-    const items = [`Tetris rate ${(st.tetris_rate * 100).toFixed(0)}%`, `Clears 1×${s} 2×${d} 3×${t} 4×${q}`,
-      `Burns ${st.burns} lines`, `Longest drought ${st.longest_drought} pieces`];
-    for (const i of items) { const e = document.createElement('span'); e.textContent = i; $('replay-stats').append(e); }
-    const c = $('replay-graph'), gg = c.getContext('2d');
-    gg.fillStyle = '#0d0d12'; gg.fillRect(0, 0, c.width, c.height);
-    const pts = st.score_by_lines;
-    if (pts.length < 2) return;
-    const maxL = Math.max(...pts.map((p) => p[0]), 1), maxS = Math.max(...pts.map((p) => p[1]), 1);
-    gg.strokeStyle = '#fc6'; gg.lineWidth = 2; gg.beginPath();
-    pts.forEach(([l, sc], i) => {
-      const x = 30 + (c.width - 40) * l / maxL, y = c.height - 16 - (c.height - 26) * sc / maxS;
-      if (i) gg.lineTo(x, y); else gg.moveTo(x, y);
-    });
-    gg.stroke();
-    gg.fillStyle = '#aaa'; gg.font = '10px sans-serif';
-    gg.fillText(`score ${maxS}`, 32, 10); gg.fillText(`lines ${maxL}`, c.width - 60, c.height - 3);
-  }
+  const showStats = (st) => renderStats($('replay-stats'), $('replay-graph'), st);
 
   // Fetches frame n; while one request runs, only the latest wanted frame is kept.
   async function show(n) {
@@ -99,6 +80,7 @@ export function mount(root) {
       current = n; $('replay-slider').value = n;
       drawFrame(g, body.frame, looks);
       showButtons($('replay-pad'), body.buttons);
+      showDas($('replay-das'), body.state['DAS charge']);
       $('replay-input-note').textContent = body.past_input ? 'past the last input: no buttons' : '';
       $('replay-frame').textContent = n;
       $('replay-score').textContent = body.frame.score; $('replay-lines').textContent = body.frame.lines;

@@ -122,3 +122,33 @@ export function showButtons(pad, held) {
   pad.setAttribute('aria-label', 'buttons held this frame: ' + (names.join(', ') || 'none'));
   pad.dataset.held = names.join(' ');
 }
+
+// The tetris rate, clears, burns, droughts (from the server's PlayStats) and the score by lines.
+export function renderStats(line, graph, st) {
+  const [s, d, t, q] = st.clears;
+  line.replaceChildren(...[`Tetris rate ${(st.tetris_rate * 100).toFixed(0)}%`, `Clears 1×${s} 2×${d} 3×${t} 4×${q}`,
+    `Burns ${st.burns} lines`, `Drought ${st.drought} (longest ${st.longest_drought}) pieces without an I`]
+    .map((text) => { const e = document.createElement('span'); e.textContent = text; return e; }));
+  const g = graph.getContext('2d');
+  g.fillStyle = '#0d0d12'; g.fillRect(0, 0, graph.width, graph.height);
+  g.fillStyle = '#aaa'; g.font = '10px sans-serif';
+  const pts = st.score_by_lines;
+  if (pts.length < 2) { g.fillText('score by lines: no line cleared yet', 8, 14); return; }
+  const maxL = Math.max(...pts.map((p) => p[0]), 1), maxS = Math.max(...pts.map((p) => p[1]), 1);
+  g.strokeStyle = '#fc6'; g.lineWidth = 2; g.beginPath();
+  pts.forEach(([l, sc], i) => {
+    const x = 30 + (graph.width - 40) * l / maxL, y = graph.height - 16 - (graph.height - 26) * sc / maxS;
+    if (i) g.lineTo(x, y); else g.moveTo(x, y);
+  });
+  g.stroke();
+  g.fillText(`score ${maxS}`, 32, 10); g.fillText(`lines ${maxL}`, graph.width - 60, graph.height - 3);
+}
+
+// The DAS charge (`autorepeatX`, 0-16: a shift comes when it reaches 16), as a meter.
+export const dasMeterHtml = (id) =>
+  `<label class="field" title="DAS charge (autorepeatX, 0-16)">DAS <meter id="${id}" min="0" max="16" value="0"></meter></label>`;
+export function showDas(meter, value) {
+  if (value === undefined || value === null) return;
+  meter.value = Number(value);
+  meter.textContent = String(value);
+}

@@ -2,7 +2,7 @@
 // checked first: a refused one leaves the running game alone and says why beside the field.
 import { drawFrame, makeCanvas, loadPieces, html } from '/assets/nes.js';
 import { requestJson, field, clearErrors, showApiError, checkInteger, tapOptions, playerSelect,
-  controllerHtml, showButtons } from '/assets/ui.js';
+  controllerHtml, showButtons, renderStats, dasMeterHtml, showDas } from '/assets/ui.js';
 
 const SPEEDS = [['0.25', '×¼'], ['0.5', '×½'], ['1', '×1'], ['2', '×2'], ['4', '×4'], ['16', '×16'], ['1024', 'max']];
 
@@ -28,11 +28,13 @@ export function mount(root) {
         <label class="field">Speed <select id="watch-speed">${SPEEDS.map(([v, l]) => `<option value="${v}"${v === '1' ? ' selected' : ''}>${l}</option>`).join('')}</select></label>
         <button id="watch-pause" title="Space">Pause</button>
         <button id="watch-step" disabled title="period (.)">Step</button>
-        ${controllerHtml('watch-pad')}
+        ${controllerHtml('watch-pad')}${dasMeterHtml('watch-das')}
       </div>
       <div class="figures"><span>Score <b id="watch-score">0</b></span><span>Lines <b id="watch-lines">0</b></span>
         <span>Level <b id="watch-level-now">0</b></span><span>Frame <b id="watch-frame">0</b></span></div>
       <div class="status" id="watch-status" aria-live="polite"></div>
+      <div class="figures" id="watch-stats"></div>
+      <canvas id="watch-graph" width="360" height="100" role="img" aria-label="score by lines"></canvas>
       <p class="muted">Keys: Space pause, . step a frame, + / − speed. The dotted outline is where the player means to lock the piece.</p>
     </div>
   </div>`));
@@ -65,6 +67,7 @@ export function mount(root) {
     if (socket) { socket.onclose = null; socket.close(); }
     paused = false; $('watch-pause').textContent = 'Pause'; $('watch-step').disabled = true;
     socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/watch?${q}`);
+    renderStats($('watch-stats'), $('watch-graph'), { clears: [0, 0, 0, 0], tetris_rate: 0, burns: 0, longest_drought: 0, drought: 0, score_by_lines: [] });
     window.playfieldWatch.games += 1;
     socket.onmessage = (e) => {
       const m = JSON.parse(e.data);
@@ -72,6 +75,8 @@ export function mount(root) {
       const f = m.frame;
       drawFrame(g, f, looks);
       showButtons($('watch-pad'), m.buttons);
+      showDas($('watch-das'), m.das);
+      if (m.stats) renderStats($('watch-stats'), $('watch-graph'), m.stats);
       $('watch-score').textContent = f.score; $('watch-lines').textContent = f.lines;
       $('watch-level-now').textContent = f.level; $('watch-frame').textContent = f.frame;
       $('watch-status').textContent = `${m.player} · speed ×${m.speed}` + (m.paused ? ' · paused' : '') +

@@ -80,7 +80,8 @@ pub struct PlayStats {
 }
 
 impl PlayStats {
-    fn record(&mut self, events: Events, nes: &Nes) {
+    /// Counts what `events` (one frame's) did to the game `nes`.
+    pub fn record(&mut self, events: Events, nes: &Nes) {
         if events.spawned() {
             let piece = nes.raw().player.current_piece;
             if piece < ORIENTATION_HIDDEN

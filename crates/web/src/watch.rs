@@ -203,6 +203,9 @@ fn play<P>(
     let mut anchor = (Instant::now(), nes.frame());
     let mut last_sent: Option<(u64, bool, Option<String>)> = None;
     let mut last_buttons = playfield_nes::Buttons::NONE;
+    let mut stats = crate::replay::PlayStats::default();
+    // Stats go out with the next frame sent after they change (frames may be skipped).
+    let (mut stats_version, mut stats_sent) = (1u64, 0u64);
     loop {
         loop {
             match controls.try_recv() {
@@ -228,6 +231,10 @@ fn play<P>(
                 let buttons = pilot.buttons_gated(&nes, &permit);
                 last_buttons = buttons;
                 let events = nes.step(buttons);
+                if events.spawned() || events.cleared() > 0 {
+                    stats.record(events, &nes);
+                    stats_version += 1;
+                }
                 if events.has(Events::TOP_OUT) {
                     finished = Some(format!(
                         "game over: the stack reached the top after {} lines",
@@ -248,16 +255,23 @@ fn play<P>(
         let key = (nes.frame(), paused, finished.clone());
         if last_sent.as_ref() != Some(&key) {
             let frame = NesFrame::from_nes(&nes, pilot.target());
-            let message = serde_json::json!({
+            let mut message = serde_json::json!({
                 "frame": frame,
                 "speed": speed,
                 "paused": paused,
                 "finished": finished,
                 "player": settings.player.name,
                 "buttons": crate::analyse::button_letters(last_buttons),
+                "das": nes.raw().player.autorepeat_x,
             });
+            if stats_sent != stats_version {
+                message["stats"] = serde_json::to_value(&stats).unwrap_or_default();
+            }
             match frames.try_send(message.to_string()) {
-                Ok(()) => last_sent = Some(key),
+                Ok(()) => {
+                    last_sent = Some(key);
+                    stats_sent = stats_version;
+                }
                 // The page is behind: skip this frame, the next one supersedes it.
                 Err(mpsc::error::TrySendError::Full(_)) => {}
                 Err(mpsc::error::TrySendError::Closed(_)) => return,

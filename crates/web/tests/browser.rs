@@ -510,6 +510,12 @@ fn play_view(page: &Page) {
     // The piece went to the left wall: column 1 holds a block.
     let column_one = (0..20).any(|y| engine.board.as_bytes()[y * 10] != b'0');
     assert!(column_one, "pressed left five times: {}", engine.board);
+    // The ghost: where the player would lock the next piece, once asked for.
+    b.click("#play-ghost");
+    b.wait_for("the ghost", 30, |b| {
+        !b.run("return window.playfieldPlay.frame.target;", json!([]))
+            .is_null()
+    });
     page.assert_no_console_errors("play");
 }
 
@@ -627,6 +633,11 @@ fn watch_view(page: &Page) {
     b.wait_for("one step", 10, |b| b.text("#watch-frame") == next);
     b.click("#watch-pause");
     std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        b.text("#watch-stats").contains("Tetris rate"),
+        "{}",
+        b.text("#watch-stats")
+    );
     page.assert_fits("watch", true);
     page.screenshot("watch");
     page.assert_no_console_errors("watch");
