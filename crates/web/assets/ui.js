@@ -134,15 +134,33 @@ export function renderStats(line, graph, st) {
   g.fillStyle = '#aaa'; g.font = '10px sans-serif';
   const pts = st.score_by_lines;
   if (pts.length < 2) { g.fillText('score by lines: no line cleared yet', 8, 14); return; }
-  const maxL = Math.max(...pts.map((p) => p[0]), 1), maxS = Math.max(...pts.map((p) => p[1]), 1);
-  g.strokeStyle = '#fc6'; g.lineWidth = 2; g.beginPath();
-  pts.forEach(([l, sc], i) => {
-    const x = 30 + (graph.width - 40) * l / maxL, y = graph.height - 16 - (graph.height - 26) * sc / maxS;
-    if (i) g.lineTo(x, y); else g.moveTo(x, y);
-  });
-  g.stroke();
-  g.fillText(`score ${maxS}`, 32, 10); g.fillText(`lines ${maxL}`, graph.width - 60, graph.height - 3);
+  const maxL = Math.max(...pts.map((p) => p[0]), 1);
+  // The reference, up to the game's lines (interpolated between its published points).
+  const ref = [];
+  for (const [l, sc] of reference ? reference.score_by_lines : []) {
+    if (l <= maxL) { ref.push([l, sc]); continue; }
+    const [l0, s0] = ref[ref.length - 1];
+    ref.push([maxL, s0 + (sc - s0) * (maxL - l0) / (l - l0)]);
+    break;
+  }
+  const maxS = Math.max(...pts.map((p) => p[1]), ...ref.map((p) => p[1]), 1);
+  const stroke = (points, color, dash) => {
+    g.strokeStyle = color; g.lineWidth = 2; g.setLineDash(dash); g.beginPath();
+    points.forEach(([l, sc], i) => {
+      const x = 30 + (graph.width - 40) * l / maxL, y = graph.height - 16 - (graph.height - 26) * sc / maxS;
+      if (i) g.lineTo(x, y); else g.moveTo(x, y);
+    });
+    g.stroke(); g.setLineDash([]);
+  };
+  if (ref.length > 1) stroke(ref, '#6a8', [4, 3]);
+  stroke(pts, '#fc6', []);
+  g.fillText(`score ${maxS.toFixed(0)}`, 32, 10); g.fillText(`lines ${maxL}`, graph.width - 60, graph.height - 3);
+  if (ref.length > 1) { g.fillStyle = '#6a8'; g.fillText('dashed: ' + reference.name, 32, 22); }
 }
+
+// BetaTetris's published curve, asked once (the graph draws without it until it comes).
+let reference = null;
+requestJson('/api/nes/reference').then(({ ok, body }) => { if (ok) reference = body; });
 
 // The DAS charge (`autorepeatX`, 0-16: a shift comes when it reaches 16), as a meter.
 export const dasMeterHtml = (id) =>

@@ -146,6 +146,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/nes/pieces", get(nes_frame::pieces))
         .route("/api/players", get(players::list))
+        .route("/api/nes/reference", get(nes_frame::reference))
         .route("/ws/watch", get(watch::websocket))
         .route("/api/watch/check", get(watch::check))
         .route("/api/replay", post(replay::upload))

@@ -263,6 +263,22 @@ pub fn is_block(tile: u8) -> bool {
     tile != TILE_EMPTY
 }
 
+/// `GET /api/nes/reference`: BetaTetris hybrid v0.1's published mean score at 130, 230 and 330
+/// lines (its benchmark: start level 18, 30 Hz, an 18-frame reaction), the curve the page draws
+/// beside a game's score by lines.
+pub async fn reference() -> Json<serde_json::Value> {
+    let mut points = vec![[0.0, 0.0]];
+    points.extend(
+        playfield_ai::nes::bench::BETATETRIS_SCORE_AT_LINES
+            .iter()
+            .map(|&(lines, score)| [f64::from(lines), score]),
+    );
+    Json(serde_json::json!({
+        "name": "BetaTetris v0.1 (mean, level 18, 30 Hz)",
+        "score_by_lines": points,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
