@@ -21,7 +21,10 @@ fn default_without_a_terminal_prints_a_summary() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("start level 18"), "{text}");
     // The strongest player by default, and it says so.
-    assert!(text.contains("score player (30 Hz, 18-frame reaction)"), "{text}");
+    assert!(
+        text.contains("score player (30 Hz, 18-frame reaction)"),
+        "{text}"
+    );
     let value = |key: &str| -> u64 {
         text.lines()
             .find_map(|l| l.strip_prefix(&format!("{key}: ")))
@@ -45,10 +48,17 @@ fn the_default_game_can_be_played_by_any_registered_player() {
     let out = playfield(&["--player", "nobody"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("nobody") && err.contains("score") && err.contains("birken"), "{err}");
+    assert!(
+        err.contains("nobody") && err.contains("score") && err.contains("birken"),
+        "{err}"
+    );
     // `nes watch` takes the same choice (refused here only for want of a terminal).
     let out = playfield(&["nes", "watch", "--player", "birken"]);
-    assert!(stderr(&out).contains("needs a terminal"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

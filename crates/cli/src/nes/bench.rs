@@ -256,6 +256,20 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
         s.decision_ms_median,
         s.decision_ms_p99
     ));
+    let bands: Vec<String> = s
+        .band_points
+        .iter()
+        .map(|b| {
+            format!(
+                "{}-{}: {:.0} ({:.0})",
+                b.from_lines, b.to_lines, b.mean, b.betatetris
+            )
+        })
+        .collect();
+    text.push_str(&format!(
+        "\n  mean points per game by lines (BetaTetris v0.1 in brackets): {}",
+        bands.join(", ")
+    ));
     let modifiers = config.modifiers();
     if !modifiers.is_empty() {
         text.push_str(&format!("\n  not the ROM: {}", modifiers.join("; ")));
