@@ -162,6 +162,9 @@ fn phone_layout(page: &Page) {
         page.open(view);
         std::thread::sleep(Duration::from_millis(700));
         page.assert_fits(view, false);
+        if view == "analyse" {
+            touch_painting_and_keyboard(page);
+        }
         page.screenshot(&format!("{view}-390x844"));
     }
     b.set_viewport(1280, 800);
@@ -903,4 +906,38 @@ fn screenshots_read_back(page: &Page) {
         !b.text("#analyse-board-error").is_empty()
     });
     assert!(b.text("#analyse-board-error").contains("256×224"));
+}
+
+/// On a phone, a finger dragged over the Analyse board fills the cells it crosses (the page
+/// does not scroll instead); the keyboard toggles the cell under its cursor.
+fn touch_painting_and_keyboard(page: &Page) {
+    let b = &page.browser;
+    b.click("#analyse-clear");
+    let size = b.run(
+        "const r = document.getElementById('analyse-board').getBoundingClientRect(); \
+         return [r.width, r.height];",
+        json!([]),
+    );
+    let cell = size[0].as_f64().unwrap() / 10.0;
+    // Along row 10 from column 1 to column 4.
+    let y = 9.5 * cell;
+    let points: Vec<(f64, f64)> = (0..4).map(|x| ((f64::from(x) + 0.5) * cell, y)).collect();
+    b.drag("#analyse-board", "touch", &points);
+    let filled = b.run(
+        "return Array.from(window.playfieldAnalyse.cells).map((c, i) => c ? i : -1).filter(i => i >= 0);",
+        json!([]),
+    );
+    assert_eq!(
+        filled,
+        json!([90, 91, 92, 93]),
+        "the cells the finger crossed"
+    );
+    // The keyboard: the cursor starts at the bottom-left cell; right, then Space.
+    b.run(
+        "document.getElementById('analyse-board').focus();",
+        json!([]),
+    );
+    b.keys(&["\u{E014}", " "]);
+    let bottom = b.run("return window.playfieldAnalyse.cells[191];", json!([]));
+    assert_eq!(bottom, json!(1), "Space toggled the cell under the cursor");
 }
