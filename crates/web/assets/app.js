@@ -3,6 +3,7 @@ const views = {
   watch: () => import('/assets/watch.js'),
   replay: () => import('/assets/replay.js'),
   analyse: () => import('/assets/analyse.js'),
+  play: () => import('/assets/play.js'),
   minijong: () => import('/assets/minijong.js'),
   standard: () => import('/assets/standard.js'),
 };

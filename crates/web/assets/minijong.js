@@ -1,6 +1,7 @@
 // Minijong: the Mahjong solitaire with the mouse. The server keeps no game: each request sends the
 // deal's seed and the pairs removed so far, so undo is dropping the last pair.
 import { html } from '/assets/nes.js';
+import { postJson, field, clearErrors, showApiError, checkInteger } from '/assets/ui.js';
 
 const W = 58, H = 74;            // a tile's footprint on the 7×7 grid
 const DX = 7, DY = 9;            // how far each level sits up and to the left
@@ -41,19 +42,20 @@ function drawFace(g, face, x, y, w, h) {
 export function mount(root) {
   root.append(html(`
   <div class="controls">
-    <label>Seed <input id="mj-seed" type="number" min="0" value="7"></label>
-    <button id="mj-new">New deal</button>
-    <button id="mj-random">Random deal</button>
+    ${field('mj', 'seed', 'Seed', '<input id="mj-seed" type="number" min="0" value="7" inputmode="numeric">', 'deals exactly this seed')}
+    <button id="mj-new">Deal this seed</button>
+    <button id="mj-random">Random winnable deal</button>
     <button id="mj-hint">Hint</button>
     <button id="mj-undo">Undo</button>
     <span class="figures"><span>Tiles left <b id="mj-left">0</b></span><span>Pairs removed <b id="mj-moves">0</b></span></span>
   </div>
-  <div class="status" id="mj-status"></div>
-  <div class="error" id="mj-error"></div>
-  <canvas id="mj-canvas" width="${X0 * 2 + 7 * W}" height="${Y0 * 2 + 7 * H}"></canvas>
-  <p>Click two free tiles with the same face to remove them. A tile is free when its left or right
-  neighbour is empty or lies on another level. Dimmed tiles are not free. Only deals the solver
-  can win are dealt.</p>`));
+  <div class="status" id="mj-status" aria-live="polite"></div>
+  <div class="error" id="mj-error" role="alert"></div>
+  <canvas id="mj-canvas" class="mj" width="${X0 * 2 + 7 * W}" height="${Y0 * 2 + 7 * H}" tabindex="0"
+    role="img" aria-label="the Minijong tiles: arrow keys move between free tiles, Enter or Space picks one"></canvas>
+  <p class="muted">Click (or tap) two free tiles with the same face to remove them. A tile is free when its left or right
+  neighbour is empty or lies on another level. Dimmed tiles are not free. Keyboard: arrows move the pink cursor
+  over free tiles, Enter or Space picks. A random deal is always winnable; a typed seed is dealt as it is.</p>`));
   const $ = (id) => root.querySelector('#' + id);
   const canvas = $('mj-canvas');
   const g = canvas.getContext('2d');
@@ -71,24 +73,21 @@ export function mount(root) {
       if (!t.visible) continue;
       drawFace(g, t.face, x, y, w, h);
       if (!t.free) { g.fillStyle = 'rgba(40,40,40,0.45)'; g.fillRect(x, y, w, h); }
-      const mark = selected === t.pos ? '#f4c20d' : hint && hint.includes(t.pos) ? '#2de0ff' : null;
+      const mark = selected === t.pos ? '#f4c20d' : hint && hint.includes(t.pos) ? '#2de0ff'
+        : cursor === t.pos ? '#ff7af5' : null;
       if (mark) { g.strokeStyle = mark; g.lineWidth = 4; g.strokeRect(x + 2, y + 2, w - 4, h - 4); g.lineWidth = 1; }
     }
   }
 
   async function request(path, body) {
-    const r = await fetch(path, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-    });
-    const text = await r.text();
-    let json; try { json = JSON.parse(text); } catch { json = { error: text }; }
-    return { ok: r.ok, json };
+    const { ok, body: json } = await postJson(path, body);
+    return { ok, json };
   }
 
   async function load(newMoves, solvable = false) {
     const { ok, json } = await request('/api/minijong/state', { seed, solvable, moves: newMoves });
-    if (!ok) { $('mj-error').textContent = json.error; return false; }
-    $('mj-error').textContent = '';
+    if (!ok) { showApiError(root, 'mj', json); return false; }
+    clearErrors(root);
     moves = newMoves; state = json; seed = json.seed; $('mj-seed').value = seed;
     selected = null; hint = null;
     $('mj-left').textContent = state.tiles_left; $('mj-moves').textContent = state.moves;
@@ -108,22 +107,46 @@ export function mount(root) {
     return best;
   }
 
-  canvas.onclick = async (e) => {
-    const r = canvas.getBoundingClientRect();
-    const t = tileAt(e.clientX - r.left, e.clientY - r.top);
-    if (!t) return;
+  async function pick(t) {
     if (selected === null) { selected = t.pos; draw(); return; }
     if (selected === t.pos) { selected = null; draw(); return; }
     const pair = [selected, t.pos];
     selected = null;
     if (!(await load([...moves, pair]))) draw();
+  }
+  // The canvas may be scaled by CSS: positions are mapped back to its pixels.
+  canvas.onclick = (e) => {
+    const r = canvas.getBoundingClientRect();
+    const t = tileAt((e.clientX - r.left) * canvas.width / r.width, (e.clientY - r.top) * canvas.height / r.height);
+    if (t) pick(t);
   };
-  $('mj-new').onclick = () => { seed = Number($('mj-seed').value) || 0; load([], true); };
+  // Keyboard: the cursor walks the free tiles in reading order (up/down by rows).
+  let cursor = null;
+  const freeTiles = () => (state ? state.tiles.filter((t) => t.visible && t.free).sort((a, b) => a.pos - b.pos) : []);
+  canvas.onkeydown = (e) => {
+    const free = freeTiles(); if (!free.length) return;
+    let i = Math.max(0, free.findIndex((t) => t.pos === cursor));
+    if (e.key === 'ArrowRight') i = (i + 1) % free.length;
+    else if (e.key === 'ArrowLeft') i = (i - 1 + free.length) % free.length;
+    else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      const row = Math.floor(free[i].pos / 7) + (e.key === 'ArrowDown' ? 1 : -1);
+      const j = free.findIndex((t) => Math.floor(t.pos / 7) === row);
+      if (j >= 0) i = j;
+    } else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(free[i]); return; } else return;
+    e.preventDefault(); cursor = free[i].pos; draw();
+  };
+  $('mj-new').onclick = async () => {
+    clearErrors(root);
+    const typed = checkInteger(root, 'mj', 'seed', 'Seed', 0, Infinity);
+    if (typed === null) return;
+    const before = seed; seed = typed;
+    if (!(await load([], false))) seed = before;
+  };
   $('mj-random').onclick = () => { seed = Math.floor(Math.random() * 1e9); load([], true); };
   $('mj-undo').onclick = () => { if (moves.length) load(moves.slice(0, -1)); };
   $('mj-hint').onclick = async () => {
     const { ok, json } = await request('/api/minijong/hint', { seed, solvable: false, moves });
-    if (!ok) { $('mj-error').textContent = json.error; return; }
+    if (!ok) { showApiError(root, 'mj', json); return; }
     hint = json.hint;
     $('mj-status').textContent = hint ? 'Hint: the pair outlined in blue.' : 'No pair left.';
     draw();

@@ -4,7 +4,7 @@
 export const TILE = 8;          // NES tiles are 8×8 pixels
 export const WIDTH = 256;       // the NES picture
 export const HEIGHT = 224;
-const FIELD_X = 96, FIELD_Y = 48;
+export const FIELD_X = 96, FIELD_Y = 48; // the playfield's top-left pixel
 
 let pieceLooks = null;
 export async function loadPieces() {
@@ -34,11 +34,40 @@ export function drawTile(g, kind, x, y, colors, size = TILE) {
   g.fillRect(x, y, s, s); g.fillRect(x + s, y + s, 2 * s, s); g.fillRect(x + s, y + 2 * s, s, s);
 }
 
-function text(g, str, x, y, color = '#fff') {
+// The project's own pixel font: 5×7 glyphs on the NES's 8×8 grid (drawn here, not taken from
+// the ROM's graphics), one string of 35 bits per glyph, row by row.
+const GLYPHS = {
+  '0': '01110100011001110101110011000101110', '1': '00100011000010000100001000010001110',
+  '2': '01110100010000100110010001000011111', '3': '11111000100010000010000011000101110',
+  '4': '00010001100101010010111110001000010', '5': '11111100001111000001000011000101110',
+  '6': '00110010001000011110100011000101110', '7': '11111000010001000100010000100001000',
+  '8': '01110100011000101110100011000101110', '9': '01110100011000101111000010001001100',
+  A: '01110100011000111111100011000110001', B: '11110100011000111110100011000111110',
+  C: '01110100011000010000100001000101110', D: '11100100101000110001100011001011100',
+  E: '11111100001000011110100001000011111', F: '11111100001000011110100001000010000',
+  G: '01110100011000010111100011000101111', H: '10001100011000111111100011000110001',
+  I: '01110001000010000100001000010001110', J: '00111000100001000010000101001001100',
+  K: '10001100101010011000101001001010001', L: '10000100001000010000100001000011111',
+  M: '10001110111010110101100011000110001', N: '10001100011100110101100111000110001',
+  O: '01110100011000110001100011000101110', P: '11110100011000111110100001000010000',
+  Q: '01110100011000110001101011001001101', R: '11110100011000111110101001001010001',
+  S: '01111100001000001110000010000111110', T: '11111001000010000100001000010000100',
+  U: '10001100011000110001100011000101110', V: '10001100011000110001100010101000100',
+  W: '10001100011000110101101011010101010', X: '10001100010101000100010101000110001',
+  Y: '10001100011000101010001000010000100', Z: '11111000010001000100010001000011111',
+  '-': '00000000000000011111000000000000000',
+};
+
+export function text(g, str, x, y, color = '#fff') {
   g.fillStyle = color;
-  g.font = 'bold 8px monospace';
-  g.textBaseline = 'top';
-  g.fillText(str, x, y);
+  let cx = x;
+  for (const ch of String(str).toUpperCase()) {
+    const bits = GLYPHS[ch];
+    if (bits) {
+      for (let i = 0; i < 35; i++) if (bits[i] === '1') g.fillRect(cx + 1 + (i % 5), y + Math.floor(i / 5), 1, 1);
+    }
+    cx += 8;
+  }
 }
 
 function box(g, x, y, w, h) {
@@ -57,10 +86,11 @@ const pad = (n, w) => String(n).padStart(w, '0');
 // Draws `f` (a NesFrame) on the 2D context `g` at NES resolution (scale with setTransform).
 export function drawFrame(g, f, looks) {
   const colors = f.colors;
-  g.fillStyle = '#3c3c3c'; g.fillRect(0, 0, WIDTH, HEIGHT);
+  g.fillStyle = f.flash ? '#fcfcfc' : '#3c3c3c'; g.fillRect(0, 0, WIDTH, HEIGHT);
   // The level's colour shows in the backdrop pattern as on the NES.
   g.fillStyle = colors[3]; g.globalAlpha = 0.25; g.fillRect(0, 0, WIDTH, HEIGHT); g.globalAlpha = 1;
 
+  box(g, 16, 16, 64, 24); text(g, f.game_type || 'A-TYPE', 24, 24);
   box(g, 88, 8, 96, 24); text(g, 'LINES-' + pad(f.lines, 3), 104, 16);
   box(g, FIELD_X - 8, FIELD_Y - 8, 96, 176);
   g.fillStyle = '#000'; g.fillRect(FIELD_X, FIELD_Y, 80, 160);
@@ -84,7 +114,7 @@ export function drawFrame(g, f, looks) {
   }
   if (f.paused) { g.fillStyle = '#000'; g.fillRect(FIELD_X, FIELD_Y, 80, 160); text(g, 'PAUSE', FIELD_X + 20, FIELD_Y + 76); }
 
-  box(g, 8, 56, 80, 160); text(g, 'STATISTICS', 12, 64);
+  box(g, 8, 56, 80, 160); text(g, 'STATISTICS', 8, 64);
   if (looks) {
     looks.forEach((look, i) => {
       drawLook(g, look, 28, 88 + i * 18, colors, 6);
@@ -97,13 +127,17 @@ export function drawFrame(g, f, looks) {
   box(g, 184, 96, 48, 48); text(g, 'NEXT', 192, 100);
   if (looks && f.next !== null && f.next !== undefined) drawLook(g, looks[f.next], 204, 120, colors, TILE);
   box(g, 184, 152, 48, 32); text(g, 'LEVEL', 192, 158); text(g, pad(f.level, 2), 200, 170);
-  if (f.game_over) text(g, 'GAME OVER', FIELD_X + 4, FIELD_Y + 64, '#ff5050');
-  if (f.mode !== 'play' && f.mode !== 'demo') text(g, f.mode.toUpperCase(), FIELD_X + 2, FIELD_Y + 64);
+  if (f.mode !== 'play' && f.mode !== 'demo') {
+    f.mode.toUpperCase().split(' ').forEach((w, i) => text(g, w, FIELD_X + 4, FIELD_Y + 64 + i * 10));
+  }
 }
 
-// A canvas for NES frames at an integer scale.
-export function makeCanvas(scale = 3) {
+// A canvas for NES frames at an integer scale (CSS shrinks it to the screen, pixels kept square).
+export function makeCanvas(scale = 3, label = 'the NES screen') {
   const c = document.createElement('canvas');
+  c.className = 'screen';
+  c.setAttribute('role', 'img');
+  c.setAttribute('aria-label', label);
   c.width = WIDTH * scale; c.height = HEIGHT * scale;
   const g = c.getContext('2d');
   g.imageSmoothingEnabled = false;

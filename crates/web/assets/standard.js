@@ -1,5 +1,6 @@
 // Standard Tetris (Colin Fahey's rules): watch an AI, or play with the keyboard.
 import { drawTile, html } from '/assets/nes.js';
+import { requestJson, field, clearErrors, showApiError, checkInteger } from '/assets/ui.js';
 
 const CELL = 24;
 const COLORS = { I: '#3cbcfc', O: '#f8b800', T: '#b53cfc', S: '#58d854', Z: '#f83800', J: '#0058f8', L: '#fc7460' };
@@ -7,23 +8,27 @@ const COLORS = { I: '#3cbcfc', O: '#f8b800', T: '#b53cfc', S: '#58d854', Z: '#f8
 export function mount(root) {
   root.append(html(`
   <div class="controls">
-    <label>Mode <select id="std-mode"><option value="watch">watch an AI</option><option value="play">play (keyboard)</option></select></label>
-    <label>AI <select id="std-ai"><option>dellacherie</option><option>el-tetris</option><option>bcts</option></select></label>
-    <label>Seed <input id="std-seed" type="number" min="0" value="1"></label>
-    <label>Level <input id="std-level" type="number" min="1" max="10" value="1"></label>
-    <label>Speed <select id="std-speed"><option value="1">×1</option><option value="4" selected>×4</option><option value="16">×16</option><option value="256">×256</option></select></label>
+    ${field('std', 'mode', 'Mode', '<select id="std-mode"><option value="watch">watch an AI</option><option value="play">play (keyboard or buttons)</option></select>')}
+    ${field('std', 'ai', 'AI', '<select id="std-ai"><option>dellacherie</option><option>el-tetris</option><option>bcts</option></select>')}
+    ${field('std', 'seed', 'Seed', '<input id="std-seed" type="number" min="0" value="1" inputmode="numeric">')}
+    ${field('std', 'level', 'Level', '<input id="std-level" type="number" min="1" max="10" value="1" inputmode="numeric">', '1-10')}
+    ${field('std', 'speed', 'Speed', '<select id="std-speed"><option value="1">×1</option><option value="4" selected>×4</option><option value="16">×16</option><option value="256">×256</option></select>')}
     <button id="std-start">New game</button>
     <button id="std-pause">Pause</button>
   </div>
-  <div class="row">
-    <canvas id="std-canvas" width="${10 * CELL}" height="${20 * CELL}" tabindex="0"></canvas>
-    <div>
-      <p>Next</p><canvas id="std-next" width="${5 * CELL}" height="${4 * CELL}"></canvas>
-      <p class="figures"><span>Score <b id="std-score">0</b></span><br><span>Lines <b id="std-lines">0</b></span><br>
+  <div class="error" id="std-error" role="alert"></div>
+  <div class="layout">
+    <canvas id="std-canvas" class="board" width="${10 * CELL}" height="${20 * CELL}" tabindex="0" role="img" aria-label="the Standard Tetris board"></canvas>
+    <div class="panel">
+      <p>Next</p><canvas id="std-next" width="${5 * CELL}" height="${4 * CELL}" role="img" aria-label="the next piece"></canvas>
+      <p class="figures"><span>Score <b id="std-score">0</b></span><span>Lines <b id="std-lines">0</b></span>
       <span>Level <b id="std-level-now">0</b></span></p>
-      <p>Keys: ← → move, ↑ rotate, ↓ or space drop, p pause.</p>
-      <div class="status" id="std-status"></div>
-      <div class="error" id="std-error"></div>
+      <p class="muted">Keys: ← → move, ↑ rotate, ↓ or Space drop, p pause.</p>
+      <div class="touch-pad" id="std-touch">
+        <button data-control="left" aria-label="move left">◀</button><button data-control="rotate" aria-label="rotate">⟳</button>
+        <button data-control="right" aria-label="move right">▶</button><button data-control="drop" aria-label="drop">▼</button>
+      </div>
+      <div class="status" id="std-status" aria-live="polite"></div>
     </div>
   </div>`));
   const $ = (id) => root.querySelector('#' + id);
@@ -44,23 +49,29 @@ export function mount(root) {
     if (s.next) for (const [x, y] of s.next) block(gn, x + 2, y + 2, COLORS[s.next_kind]);
     if (s.paused) { g.fillStyle = '#fff'; g.font = 'bold 20px monospace'; g.fillText('PAUSE', 3 * CELL, 10 * CELL); }
     $('std-score').textContent = s.score; $('std-lines').textContent = s.lines; $('std-level-now').textContent = s.level;
-    $('std-status').textContent = `${s.who}` + (s.game_over ? ` · game over (${s.game_over})` : '');
+    $('std-status').textContent = `${s.who}` + (s.game_over ? ` · game over: ${s.game_over}` : '');
   }
 
+  // Checks the fields here, then on the server; only an accepted game replaces the running one.
   async function start() {
-    if (socket) { socket.onclose = null; socket.close(); }
-    paused = false; $('std-pause').textContent = 'Pause'; $('std-error').textContent = '';
+    clearErrors(root);
+    const seed = checkInteger(root, 'std', 'seed', 'Seed', 0, Infinity);
+    const level = checkInteger(root, 'std', 'level', 'Level', 1, 10);
+    if (seed === null || level === null) return;
     const q = new URLSearchParams({
-      mode: $('std-mode').value, ai: $('std-ai').value, seed: $('std-seed').value,
-      level: $('std-level').value, speed: $('std-speed').value,
+      mode: $('std-mode').value, ai: $('std-ai').value, seed: $('std-seed').value.trim(),
+      level, speed: $('std-speed').value,
     });
-    const r = await fetch('/api/standard/check?' + q);
-    if (!r.ok) { $('std-error').textContent = (await r.json()).error; return; }
+    const { ok, body } = await requestJson('/api/standard/check?' + q);
+    if (!ok) { showApiError(root, 'std', body); return; }
     if (closed) return;
-    socket = new WebSocket(`ws://${location.host}/ws/standard?${q}`);
+    if (socket) { socket.onclose = null; socket.close(); }
+    paused = false; $('std-pause').textContent = 'Pause';
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/standard?${q}`);
     socket.onmessage = (e) => draw(JSON.parse(e.data));
     if ($('std-mode').value === 'play') $('std-canvas').focus();
   }
+  for (const b of root.querySelectorAll('#std-touch button')) b.onclick = () => send(b.dataset.control);
   const keys = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'rotate', ArrowDown: 'drop', ' ': 'drop' };
   function onKey(e) {
     if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;

@@ -1,32 +1,71 @@
-//! Analyse: a board, the current and next piece, the level and an input model in; the AI's
-//! placements out, best first, each with its cost (Birken's evaluator, lower is better), the
-//! buttons of every frame, and the piece's path frame by frame (for the page's animation).
+//! Analyse: a board, the current and next piece, the level, an input model and a player in; the
+//! player's placements out, best first, each with its value (higher is better), the buttons of
+//! every frame and the piece's path frame by frame (for the page's animation), and, when the
+//! preview is known, the player's best placement for it after the best one.
 
 use axum::Json;
-use playfield_ai::nes::search::{is_position_valid, step_piece};
-use playfield_ai::nes::{InputModel, PieceState, Player, Situation, Workspace};
+use playfield_ai::nes::search::{Gravity, is_position_valid, step_piece};
+use playfield_ai::nes::{PieceState, Player, Ranked, Situation, Workspace};
 use playfield_nes::Buttons;
 use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY, TILE1};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::ApiError;
-use crate::nes_frame::{PIECE_NAMES, orientation_cells};
+use crate::fields::{Fields, JsonFields};
+use crate::nes_frame::{PIECE_NAMES, orientation_cells, orientation_name};
 
 /// A request: the board as text and the rest of the situation.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct AnalyseRequest {
-    /// 20 rows of 10 cells, top row first: `.` empty, `#` (or any of `X x O o 1 2 3 *`) a block.
-    pub board: String,
-    /// The piece to place: T J Z O S L I.
-    pub piece: String,
-    /// The preview piece, when known (the AI then looks two pieces ahead).
-    pub next: Option<String>,
+    /// The playfield page (20 rows of 10 cells, the ROM's layout).
+    pub page: [u8; 256],
+    /// The piece to place (type 0-6, T J Z O S L I).
+    pub piece: u8,
+    /// The preview piece's type, when known (the player then looks two pieces ahead).
+    pub next: Option<u8>,
     /// `levelNumber` (decides gravity).
     pub level: u8,
-    /// Input timeline (`X`, `X.`, `X..`, ...).
-    pub input: String,
-    /// DAS allowed.
-    pub das: bool,
+    /// The player and its input model.
+    pub player: Player,
+}
+
+impl AnalyseRequest {
+    /// Reads a request's fields: `board` (20 rows of 10 cells, top row first: `.` empty, `#` a
+    /// block), `piece`, `next` (empty or absent: unknown), `level`, `input`, `das`, `player`.
+    ///
+    /// # Errors
+    /// A 400 naming the field at fault and what it should be.
+    pub fn from_fields(fields: &Fields) -> Result<Self, ApiError> {
+        let board = fields.text("board", "Board", "")?;
+        let page = parse_board(&board).map_err(|e| ApiError::field("board", e))?;
+        let piece_text = fields.text("piece", "Piece", "")?;
+        let piece = piece_type("Piece", &piece_text).map_err(|e| ApiError::field("piece", e))?;
+        let next = match fields.text("next", "Next piece", "")?.trim() {
+            "" => None,
+            n => Some(piece_type("Next piece", n).map_err(|e| ApiError::field("next", e))?),
+        };
+        let level = fields.byte("level", "Level", 0..=255, None)?;
+        // The reaction time does not matter here: the preview is either given or not.
+        let model = crate::watch::input_model(fields, 0)?;
+        let name = fields.text("player", "Player", crate::players::DEFAULT)?;
+        let player = crate::players::by_name(name.trim(), model)?;
+        Ok(AnalyseRequest {
+            page,
+            piece,
+            next,
+            level,
+            player,
+        })
+    }
+}
+
+/// One term of a placement's value.
+#[derive(Clone, Debug, Serialize)]
+pub struct TermValue {
+    /// What it measures.
+    pub name: String,
+    /// Its contribution to the value.
+    pub value: f64,
 }
 
 /// One ranked placement.
@@ -38,10 +77,18 @@ pub struct RankedPlacement {
     pub y: u8,
     /// Orientation id at lock.
     pub orientation: u8,
+    /// The orientation by piece letter and rotation from spawn (`T 0`, `T R`, `T 2`, `T L`).
+    pub rotation: String,
+    /// The columns it covers, 1-10 from the left (`4-6`).
+    pub columns: String,
     /// The cells it covers.
     pub cells: [[i16; 2]; 4],
-    /// The evaluator's cost (lower is better).
-    pub cost: f64,
+    /// The player's value of the placement (higher is better).
+    pub value: f64,
+    /// The value's terms (they sum to it).
+    pub terms: Vec<TermValue>,
+    /// Lines this placement clears.
+    pub clears: u8,
     /// Buttons per frame, FCEUX order `RLDUTSBA` (`.` = nothing pressed).
     pub buttons: Vec<String>,
     /// The same, run-length coded: `3×. R 2×. A`.
@@ -53,8 +100,13 @@ pub struct RankedPlacement {
 /// The answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Analysis {
+    /// The player that ranked.
+    pub player: String,
     /// Placements, best first.
     pub placements: Vec<RankedPlacement>,
+    /// The player's best placement of the preview piece once the best placement has locked
+    /// (and its lines cleared), when the preview is known.
+    pub follow_up: Option<RankedPlacement>,
     /// Set when the piece cannot even spawn.
     pub note: Option<String>,
 }
@@ -69,7 +121,12 @@ pub fn piece_type(what: &str, letter: &str) -> Result<u8, String> {
         .iter()
         .position(|&c| upper.len() == 1 && upper.starts_with(c))
         .map(|t| t as u8)
-        .ok_or_else(|| format!("{what} {letter:?} is not a piece: expected one of T J Z O S L I"))
+        .ok_or_else(|| {
+            format!(
+                "{what} {:?} is not a piece: expected one of T J Z O S L I",
+                letter.trim()
+            )
+        })
 }
 
 /// The playfield page (256 bytes, the ROM's layout) for a board in text form.
@@ -91,7 +148,7 @@ pub fn parse_board(text: &str) -> Result<[u8; 256], String> {
     };
     if rows.len() != 20 {
         return Err(format!(
-            "the board has {} rows; expected 20 rows of 10 cells (. empty, # block)",
+            "the board has {} rows; it needs 20 rows of 10 cells (. empty, # block)",
             rows.len()
         ));
     }
@@ -100,7 +157,7 @@ pub fn parse_board(text: &str) -> Result<[u8; 256], String> {
         let cells: Vec<char> = row.chars().collect();
         if cells.len() != 10 {
             return Err(format!(
-                "board row {} has {} cells; expected 10",
+                "board row {} has {} cells; it needs 10 (. empty, # block)",
                 y + 1,
                 cells.len()
             ));
@@ -123,7 +180,8 @@ pub fn parse_board(text: &str) -> Result<[u8; 256], String> {
 }
 
 /// FCEUX's letters for a frame's buttons (`.` when none).
-fn button_letters(b: Buttons) -> String {
+#[must_use]
+pub fn button_letters(b: Buttons) -> String {
     const ORDER: [(Buttons, char); 8] = [
         (Buttons::RIGHT, 'R'),
         (Buttons::LEFT, 'L'),
@@ -160,36 +218,112 @@ fn run_length(frames: &[String]) -> String {
     out.join(" ")
 }
 
-/// The player the analysis asks (Birken's AI with the request's input model; two-piece
-/// lookahead when the preview is given).
-///
-/// # Errors
-/// The input model's message.
-pub fn player(request: &AnalyseRequest) -> Result<Player, ApiError> {
-    // The reaction time does not matter here: the preview is either given or not.
-    let model = InputModel::new(&request.input, request.das, 0)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    Ok(Player::birken(model))
+/// A placement's entry: names, cells, value and the animation path from `start`.
+fn entry(page: &[u8; 256], start: PieceState, gravity: Gravity, ranked: Ranked) -> RankedPlacement {
+    let Ranked {
+        decision: d,
+        value,
+        terms,
+    } = ranked;
+    let terms = terms
+        .into_iter()
+        .map(|t| TermValue {
+            name: t.name.to_owned(),
+            value: t.value,
+        })
+        .collect();
+    let buttons: Vec<String> = d.inputs.iter().map(|&b| button_letters(b)).collect();
+    let mut s = start;
+    let path = d
+        .inputs
+        .iter()
+        .map(|b| {
+            step_piece(page, &mut s, b.0, gravity);
+            orientation_cells(s.orientation, i16::from(s.x), i16::from(s.y))
+        })
+        .collect();
+    let p = d.placement;
+    let cells = orientation_cells(p.orientation, i16::from(p.x), i16::from(p.y));
+    let (left, right) = cells
+        .iter()
+        .fold((i16::MAX, i16::MIN), |(l, r), c| (l.min(c[0]), r.max(c[0])));
+    let (_, clears) = locked(page, &cells);
+    RankedPlacement {
+        x: p.x,
+        y: p.y,
+        orientation: p.orientation,
+        rotation: orientation_name(p.orientation),
+        columns: if left == right {
+            format!("{}", left + 1)
+        } else {
+            format!("{}-{}", left + 1, right + 1)
+        },
+        cells,
+        value,
+        terms,
+        clears,
+        sequence: run_length(&buttons),
+        buttons,
+        path,
+    }
+}
+
+/// The board after a piece locks on `cells`, its full rows cleared, and how many were.
+#[must_use]
+pub fn locked(page: &[u8; 256], cells: &[[i16; 2]; 4]) -> ([u8; 256], u8) {
+    let mut after = *page;
+    for &[x, y] in cells {
+        if (0..10).contains(&x) && (0..20).contains(&y) {
+            after[y as usize * 10 + x as usize] = TILE1;
+        }
+    }
+    let mut rows: Vec<[u8; 10]> = (0..20)
+        .map(|y| {
+            let mut row = [TILE_EMPTY; 10];
+            row.copy_from_slice(&after[y * 10..y * 10 + 10]);
+            row
+        })
+        .filter(|row| row.contains(&TILE_EMPTY))
+        .collect();
+    let cleared = 20 - rows.len();
+    let mut out = [TILE_EMPTY; 256];
+    out[200..].copy_from_slice(&page[200..]);
+    let mut padded = vec![[TILE_EMPTY; 10]; cleared];
+    padded.append(&mut rows);
+    for (y, row) in padded.iter().enumerate() {
+        out[y * 10..y * 10 + 10].copy_from_slice(row);
+    }
+    (out, cleared as u8)
+}
+
+/// The player's ranking, best first: every placement with its value and the terms it is made of.
+fn ranking(
+    player: &Player,
+    ws: &mut Workspace,
+    page: &[u8; 256],
+    start: PieceState,
+    situation: Situation,
+    next: Option<u8>,
+) -> Vec<Ranked> {
+    player.rank(ws, page, start, situation, next)
 }
 
 /// The analysis of `request`.
-///
-/// # Errors
-/// A 400 naming the bad board cell, piece or input model.
-pub fn analyse(request: &AnalyseRequest) -> Result<Analysis, ApiError> {
-    let page = parse_board(&request.board).map_err(ApiError::bad_request)?;
-    let piece = piece_type("piece", &request.piece).map_err(ApiError::bad_request)?;
-    let next = match request.next.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(n) => Some(piece_type("next piece", n).map_err(ApiError::bad_request)?),
+#[must_use]
+pub fn analyse(request: &AnalyseRequest) -> Analysis {
+    let page = &request.page;
+    let player = &request.player;
+    let orientation = SPAWN_TABLE[usize::from(request.piece)];
+    let mut analysis = Analysis {
+        player: player.name.clone(),
+        placements: Vec::new(),
+        follow_up: None,
+        note: None,
     };
-    let player = player(request)?;
-    let orientation = SPAWN_TABLE[usize::from(piece)];
-    if !is_position_valid(&page, 5, 0, orientation) {
-        return Ok(Analysis {
-            placements: Vec::new(),
-            note: Some("the piece cannot spawn: the stack covers its spawn cells".to_owned()),
-        });
+    if !is_position_valid(page, 5, 0, orientation) {
+        analysis.note =
+            Some("the piece cannot appear: the stack covers its spawn cells".to_owned());
+        return analysis;
     }
     let start = PieceState::spawn(orientation, 0);
     let situation = Situation {
@@ -199,50 +333,40 @@ pub fn analyse(request: &AnalyseRequest) -> Result<Analysis, ApiError> {
         double_speed_level: None,
         line_cap: None,
     };
-    let next_orientation = next.map(|t| SPAWN_TABLE[usize::from(t)]);
+    let next_orientation = request.next.map(|t| SPAWN_TABLE[usize::from(t)]);
     let mut ws = Workspace::new();
-    let ranked = player.rank(&mut ws, &page, start, situation, next_orientation);
     let gravity = situation.gravity();
-    let placements = ranked
+    analysis.placements = ranking(player, &mut ws, page, start, situation, next_orientation)
         .into_iter()
-        .map(|ranked| {
-            let d = ranked.decision;
-            let buttons: Vec<String> = d.inputs.iter().map(|&b| button_letters(b)).collect();
-            let mut s = start;
-            let path = d
-                .inputs
-                .iter()
-                .map(|b| {
-                    step_piece(&page, &mut s, b.0, gravity);
-                    orientation_cells(s.orientation, i16::from(s.x), i16::from(s.y))
-                })
-                .collect();
-            let p = d.placement;
-            RankedPlacement {
-                x: p.x,
-                y: p.y,
-                orientation: p.orientation,
-                cells: orientation_cells(p.orientation, i16::from(p.x), i16::from(p.y)),
-                cost: d.cost,
-                sequence: run_length(&buttons),
-                buttons,
-                path,
-            }
-        })
+        .map(|r| entry(page, start, gravity, r))
         .collect();
-    Ok(Analysis {
-        placements,
-        note: None,
-    })
+    if let (Some(best), Some(next)) = (analysis.placements.first(), next_orientation) {
+        let (after, _) = locked(page, &best.cells);
+        if is_position_valid(&after, 5, 0, next) {
+            let start = PieceState::spawn(next, 0);
+            analysis.follow_up = ranking(player, &mut ws, &after, start, situation, None)
+                .into_iter()
+                .next()
+                .map(|r| entry(&after, start, gravity, r));
+        }
+    }
+    if analysis.placements.is_empty() {
+        analysis.note = Some(format!(
+            "{} has no ranking to show for this board",
+            player.name
+        ));
+    }
+    analysis
 }
 
-/// `POST /api/analyse`.
+/// `POST /api/analyse` with the fields of [`AnalyseRequest::from_fields`].
 ///
 /// # Errors
-/// A 400 naming the bad board cell, piece, or input model.
-pub async fn handler(Json(request): Json<AnalyseRequest>) -> Result<Json<Analysis>, ApiError> {
+/// A 400 naming the field at fault (board cell, piece, level, input model, player).
+pub async fn handler(JsonFields(fields): JsonFields) -> Result<Json<Analysis>, ApiError> {
+    let request = AnalyseRequest::from_fields(&fields)?;
     let analysis = tokio::task::spawn_blocking(move || analyse(&request))
         .await
-        .map_err(|e| ApiError::bad_request(format!("analysis failed: {e}")))??;
+        .map_err(|e| ApiError::bad_request(format!("the analysis failed: {e}")))?;
     Ok(Json(analysis))
 }

@@ -29,6 +29,8 @@ pub const ASSETS: &[Asset] = &[
     ("analyse.js", JS, include_str!("../assets/analyse.js")),
     ("minijong.js", JS, include_str!("../assets/minijong.js")),
     ("standard.js", JS, include_str!("../assets/standard.js")),
+    ("ui.js", JS, include_str!("../assets/ui.js")),
+    ("play.js", JS, include_str!("../assets/play.js")),
 ];
 
 /// The bundled file called `name`, if there is one.
@@ -58,8 +60,12 @@ pub async fn asset(Path(name): Path<String>) -> Response {
     find(&name).map_or_else(not_found_response, respond)
 }
 
-/// Anything else: 404.
-pub async fn not_found() -> Response {
+/// Anything else: 404 (as JSON under `/api/`, where the page reads `{error}`).
+pub async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return crate::ApiError::not_found(format!("no API endpoint {}", uri.path()))
+            .into_response();
+    }
     not_found_response()
 }
 

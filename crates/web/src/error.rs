@@ -23,13 +23,16 @@ pub enum ServeError {
 }
 
 /// A request the server refuses: the status and a message saying what was wrong, sent as
-/// `{"error": message}`.
+/// `{"error": message}`, with `"field": name` when one field of the request is to blame (the
+/// page shows the message beside it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// HTTP status (4xx for bad input).
     pub status: StatusCode,
-    /// What was wrong and where.
+    /// What was wrong and where, in the player's words.
     pub message: String,
+    /// The request field at fault, if one is.
+    pub field: Option<&'static str>,
 }
 
 impl ApiError {
@@ -38,6 +41,41 @@ impl ApiError {
         ApiError {
             status: StatusCode::BAD_REQUEST,
             message: message.into(),
+            field: None,
+        }
+    }
+
+    /// A 400 Bad Request blaming the request field `field`.
+    pub fn field(field: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+            field: Some(field),
+        }
+    }
+
+    /// The same error blaming `field`.
+    #[must_use]
+    pub fn on(mut self, field: &'static str) -> Self {
+        self.field = Some(field);
+        self
+    }
+
+    /// A body the server could not read (too large, cut off), in words.
+    pub fn from_body_rejection(rejection: &axum::extract::rejection::BytesRejection) -> Self {
+        let status = rejection.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            format!(
+                "the upload is too large: at most {} MiB",
+                crate::MAX_UPLOAD_BYTES / (1024 * 1024)
+            )
+        } else {
+            format!("the request could not be read: {}", rejection.body_text())
+        };
+        ApiError {
+            status,
+            message,
+            field: None,
         }
     }
 
@@ -46,6 +84,7 @@ impl ApiError {
         ApiError {
             status: StatusCode::NOT_FOUND,
             message: message.into(),
+            field: None,
         }
     }
 }
@@ -60,10 +99,10 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
+        let body = match self.field {
+            Some(field) => serde_json::json!({ "error": self.message, "field": field }),
+            None => serde_json::json!({ "error": self.message }),
+        };
+        (self.status, Json(body)).into_response()
     }
 }

@@ -1,10 +1,12 @@
 //! playfield in the browser: `playfield serve` starts an HTTP + WebSocket server (axum on tokio)
-//! whose page, served from the binary itself (no CDN, works offline), shows five views:
+//! whose page, served from the binary itself (no CDN, works offline), shows six views:
 //!
 //! - **Watch** ([`watch`]): the NES AI plays live over a WebSocket, drawn in the game's look.
 //! - **Replay** ([`replay`]): an uploaded .fm2 movie, frame by frame, with the traced state.
 //! - **Analyse** ([`analyse`]): a board, a piece and its preview; the AI's placements ranked.
 //! - **Minijong** ([`minijong`]): the Mahjong solitaire played with the mouse.
+//! - **Play** ([`play`]): NES Tetris played in the browser on the engine, with a player's
+//!   suggestion as a ghost and the game saved as an .fm2 movie.
 //! - **Standard Tetris** ([`standard`]): watch an AI or play with the keyboard.
 //!
 //! The page's files are compiled in ([`assets`]); no request can read any other file.
@@ -17,8 +19,11 @@
 pub mod analyse;
 pub mod assets;
 mod error;
+pub mod fields;
 pub mod minijong;
 pub mod nes_frame;
+pub mod play;
+pub mod players;
 pub mod replay;
 pub mod standard;
 pub mod watch;
@@ -67,6 +72,8 @@ pub struct Counters {
     pub watch_games: AtomicUsize,
     /// Standard Tetris games being played for open connections.
     pub standard_games: AtomicUsize,
+    /// NES games played by people in the Play view.
+    pub play_games: AtomicUsize,
 }
 
 /// Decrements a counter when a game ends, however it ends (connection closed, panic, ...).
@@ -81,12 +88,14 @@ impl Counters {
     /// # Errors
     /// A 503 saying so.
     pub fn admit(&self) -> Result<(), ApiError> {
-        let live =
-            self.watch_games.load(Ordering::SeqCst) + self.standard_games.load(Ordering::SeqCst);
+        let live = self.watch_games.load(Ordering::SeqCst)
+            + self.standard_games.load(Ordering::SeqCst)
+            + self.play_games.load(Ordering::SeqCst);
         if live >= MAX_LIVE_GAMES {
             return Err(ApiError {
                 status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
                 message: format!("the server is playing {live} games, its limit; try again later"),
+                field: None,
             });
         }
         Ok(())
@@ -136,6 +145,8 @@ pub fn router(state: AppState) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/api/stats", get(stats))
         .route("/api/nes/pieces", get(nes_frame::pieces))
+        .route("/api/players", get(players::list))
+        .route("/api/nes/reference", get(nes_frame::reference))
         .route("/ws/watch", get(watch::websocket))
         .route("/api/watch/check", get(watch::check))
         .route("/api/replay", post(replay::upload))
@@ -143,6 +154,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/analyse", post(analyse::handler))
         .route("/api/minijong/state", post(minijong::state))
         .route("/api/minijong/hint", post(minijong::hint))
+        .route("/ws/play", get(play::websocket))
+        .route("/api/play/check", get(play::check))
         .route("/ws/standard", get(standard::websocket))
         .route("/api/standard/check", get(standard::check))
         .fallback(assets::not_found)
@@ -154,6 +167,7 @@ async fn stats(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
     axum::Json(serde_json::json!({
         "watch_games": state.counters.watch_games.load(Ordering::SeqCst),
         "standard_games": state.counters.standard_games.load(Ordering::SeqCst),
+        "play_games": state.counters.play_games.load(Ordering::SeqCst),
         "replays": state.replays.len(),
     }))
 }

@@ -5,24 +5,56 @@
 use axum::Json;
 use playfield_minijong::board::{POSITIONS, SIDE, Slot};
 use playfield_minijong::{Board, Game, Pair, solvable_deal};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::ApiError;
+use crate::fields::{Fields, JsonFields};
 
 /// Pairs a request may carry (83 tiles make at most 41 removals).
 const MAX_MOVES: usize = 41;
 
 /// A position of the game.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct MinijongRequest {
     /// The deal's seed.
     pub seed: u64,
     /// Look for the first winnable deal from `seed` on (the answer says which seed it was).
-    #[serde(default)]
     pub solvable: bool,
     /// Pairs removed so far, each as two 7×7 positions (0-48, row-major), first selected first.
-    #[serde(default)]
     pub moves: Vec<[usize; 2]>,
+}
+
+impl MinijongRequest {
+    /// Reads `seed`, `solvable` and `moves`.
+    ///
+    /// # Errors
+    /// A 400 naming the field.
+    pub fn from_fields(fields: &Fields) -> Result<Self, ApiError> {
+        let seed = fields.integer("seed", "Seed", 0..=u64::MAX, None)?;
+        let solvable = fields.flag("solvable", "Winnable deals only", false)?;
+        let moves = fields
+            .list("moves", "Moves")?
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let pair = m.as_array().and_then(|p| match p.as_slice() {
+                    [a, b] => Some([a.as_u64()?, b.as_u64()?]),
+                    _ => None,
+                });
+                pair.map(|[a, b]| [a as usize, b as usize]).ok_or_else(|| {
+                    ApiError::field(
+                        "moves",
+                        format!("pair {} must be two tile positions, as [12, 30]", i + 1),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(MinijongRequest {
+            seed,
+            solvable,
+            moves,
+        })
+    }
 }
 
 /// One tile still on the board.
@@ -65,9 +97,10 @@ fn position(p: usize) -> Result<usize, ApiError> {
     if p < POSITIONS {
         Ok(p)
     } else {
-        Err(ApiError::bad_request(format!(
-            "position {p} is outside the 7×7 grid (0-48)"
-        )))
+        Err(ApiError::field(
+            "moves",
+            format!("position {p} is outside the 7×7 grid of tiles (0-48)"),
+        ))
     }
 }
 
@@ -78,9 +111,10 @@ fn position(p: usize) -> Result<usize, ApiError> {
 pub fn replay(request: &MinijongRequest) -> Result<(u64, Game), ApiError> {
     if request.moves.len() > MAX_MOVES {
         return Err(ApiError::bad_request(format!(
-            "{} moves: a game has at most {MAX_MOVES}",
+            "{} pairs removed: a game has at most {MAX_MOVES}",
             request.moves.len()
-        )));
+        ))
+        .on("moves"));
     }
     let (seed, board) = if request.solvable {
         let (seed, board, _) = solvable_deal(request.seed);
@@ -93,20 +127,31 @@ pub fn replay(request: &MinijongRequest) -> Result<(u64, Game), ApiError> {
         let (a, b) = (position(a)?, position(b)?);
         let slot = |p: usize| {
             game.visible_slot(p / SIDE, p % SIDE).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "move {}: position {p} (row {}, column {}) is empty",
-                    i + 1,
-                    p / SIDE + 1,
-                    p % SIDE + 1
-                ))
+                ApiError::field(
+                    "moves",
+                    format!(
+                        "pair {}: no tile is left at row {}, column {}",
+                        i + 1,
+                        p / SIDE + 1,
+                        p % SIDE + 1
+                    ),
+                )
             })
         };
         let pair = Pair {
             a: slot(a)?,
             b: slot(b)?,
         };
-        game.play(pair)
-            .map_err(|e| ApiError::bad_request(format!("move {}: {e}", i + 1)))?;
+        game.play(pair).map_err(|e| {
+            let why = match e {
+                playfield_minijong::Error::IllegalPair { why, .. } => why.to_owned(),
+                other => other.to_string(),
+            };
+            ApiError::field(
+                "moves",
+                format!("pair {}: these two tiles cannot be removed: {why}", i + 1),
+            )
+        })?;
     }
     Ok((seed, game))
 }
@@ -149,7 +194,8 @@ pub fn state_of(seed: u64, game: &Game) -> MinijongState {
 ///
 /// # Errors
 /// A 400 for an illegal move.
-pub async fn state(Json(request): Json<MinijongRequest>) -> Result<Json<MinijongState>, ApiError> {
+pub async fn state(JsonFields(fields): JsonFields) -> Result<Json<MinijongState>, ApiError> {
+    let request = MinijongRequest::from_fields(&fields)?;
     let (seed, game) = blocking(move || replay(&request)).await?;
     Ok(Json(state_of(seed, &game)))
 }
@@ -159,9 +205,8 @@ pub async fn state(Json(request): Json<MinijongRequest>) -> Result<Json<Minijong
 ///
 /// # Errors
 /// A 400 for an illegal move.
-pub async fn hint(
-    Json(request): Json<MinijongRequest>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+pub async fn hint(JsonFields(fields): JsonFields) -> Result<Json<serde_json::Value>, ApiError> {
+    let request = MinijongRequest::from_fields(&fields)?;
     let hint = blocking(move || {
         let (_, game) = replay(&request)?;
         Ok(game.hint().map(|p| [p.a.position(), p.b.position()]))

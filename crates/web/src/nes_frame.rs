@@ -51,6 +51,28 @@ pub fn orientation_cells(orientation: u8, x: i16, y: i16) -> [[i16; 2]; 4] {
         .map(|m| [x + i16::from(m.dx), y + i16::from(m.dy)])
 }
 
+/// The first orientation id of each piece type (T J Z O S L I) and how many it has: the ROM
+/// numbers a type's orientations together, A (clockwise) stepping to the next.
+const ORIENTATION_GROUPS: [(u8, u8); 7] =
+    [(0, 4), (4, 4), (8, 2), (10, 1), (11, 2), (13, 4), (17, 2)];
+
+/// An orientation id by piece letter and clockwise turns from the spawn orientation: `T 0`,
+/// `T R` (one turn), `T 2`, `T L` (three turns, one counter-clockwise).
+#[must_use]
+pub fn orientation_name(orientation: u8) -> String {
+    let Some(kind) = ORIENTATION_GROUPS
+        .iter()
+        .position(|&(first, n)| (first..first + n).contains(&orientation))
+    else {
+        return "hidden".to_owned();
+    };
+    let (_, n) = ORIENTATION_GROUPS[kind];
+    let spawn = SPAWN_TABLE[kind];
+    let turns = (i16::from(orientation) - i16::from(spawn)).rem_euclid(i16::from(n));
+    let turn = ["0", "R", "2", "L"][turns as usize];
+    format!("{} {turn}", PIECE_NAMES[kind])
+}
+
 /// One screen.
 #[derive(Clone, Debug, Serialize)]
 pub struct NesFrame {
@@ -84,6 +106,11 @@ pub struct NesFrame {
     pub paused: bool,
     /// The game is over (curtain, or a piece spawned on the stack).
     pub game_over: bool,
+    /// `A-TYPE` or `B-TYPE`, for the box the game shows.
+    pub game_type: &'static str,
+    /// The screen flashes white: a tetris's line-clear animation, on every fourth frame as the
+    /// game does it.
+    pub flash: bool,
 }
 
 fn mode_name(mode: u8) -> &'static str {
@@ -120,7 +147,7 @@ impl NesFrame {
         } else {
             0
         };
-        let board = if in_game {
+        let mut board: String = if in_game {
             nes.raw().playfield[..200]
                 .iter()
                 .map(|&t| char::from(b'0' + tile_kind(t)))
@@ -128,6 +155,9 @@ impl NesFrame {
         } else {
             "0".repeat(200)
         };
+        if in_game && p.play_state == play_state::LINE_CLEAR_ANIMATION {
+            board = line_clear_picture(&board, p.completed_row, p.row_y);
+        }
         let next = (in_game && nes.raw().next_piece < ORIENTATION_HIDDEN)
             .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw().next_piece)]);
         NesFrame {
@@ -149,8 +179,51 @@ impl NesFrame {
             paused: nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0,
             game_over: in_game
                 && matches!(p.play_state, play_state::GAME_OVER | play_state::CURTAIN),
+            game_type: if nes.raw().game_type == 0 {
+                "A-TYPE"
+            } else {
+                "B-TYPE"
+            },
+            flash: in_game
+                && p.play_state == play_state::LINE_CLEAR_ANIMATION
+                && p.completed_lines == 4
+                && nes.raw().frame_counter & 3 == 0,
         }
     }
+}
+
+/// The picture during the line-clear animation. The game has already removed the full rows from
+/// the playfield in RAM, while the screen still shows them, emptied from the middle out, two
+/// cells every fourth frame (`rowY` counts the steps): the rows are put back here, as blocks of
+/// the first kind (the colours of their cells are no longer in RAM), with `rowY` pairs of
+/// middle cells emptied.
+fn line_clear_picture(board: &str, completed: [u8; 4], row_y: u8) -> String {
+    let rows: Vec<usize> = completed
+        .iter()
+        .filter(|&&r| r != 0 && r < 20)
+        .map(|&r| usize::from(r))
+        .collect();
+    let now: Vec<&str> = (0..20).map(|y| &board[y * 10..y * 10 + 10]).collect();
+    let mut shown = vec![String::from("0000000000"); 20];
+    let mut source = 20usize;
+    for y in (0..20).rev() {
+        if rows.contains(&y) {
+            let emptied = usize::from(row_y.min(5));
+            shown[y] = (0..10)
+                .map(|x| {
+                    if (5 - emptied..5 + emptied).contains(&x) {
+                        '0'
+                    } else {
+                        '1'
+                    }
+                })
+                .collect();
+        } else if source > 0 {
+            source -= 1;
+            shown[y] = now[source].to_owned();
+        }
+    }
+    shown.concat()
 }
 
 /// A piece type's look: its spawn orientation's cells around (0, 0) and its tile kind.
@@ -188,4 +261,53 @@ pub async fn pieces() -> Json<Vec<PieceLook>> {
 #[must_use]
 pub fn is_block(tile: u8) -> bool {
     tile != TILE_EMPTY
+}
+
+/// `GET /api/nes/reference`: BetaTetris hybrid v0.1's published mean score at 130, 230 and 330
+/// lines (its benchmark: start level 18, 30 Hz, an 18-frame reaction), the curve the page draws
+/// beside a game's score by lines.
+pub async fn reference() -> Json<serde_json::Value> {
+    let mut points = vec![[0.0, 0.0]];
+    points.extend(
+        playfield_ai::nes::bench::BETATETRIS_SCORE_AT_LINES
+            .iter()
+            .map(|&(lines, score)| [f64::from(lines), score]),
+    );
+    Json(serde_json::json!({
+        "name": "BetaTetris v0.1 (mean, level 18, 30 Hz)",
+        "score_by_lines": points,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_clear_picture_puts_the_rows_back_and_empties_them_from_the_middle() {
+        // After a single on row 19 was cleared, RAM holds the stack moved down one row.
+        let mut now = "0".repeat(190);
+        now.push_str("2200000033");
+        let shown = line_clear_picture(&now, [19, 0, 0, 0], 2);
+        assert_eq!(
+            &shown[180..190],
+            "2200000033",
+            "the row above, back in its place"
+        );
+        assert_eq!(
+            &shown[190..200],
+            "1110000111",
+            "two steps: four middle cells emptied"
+        );
+        assert_eq!(&shown[..180], "0".repeat(180));
+    }
+
+    #[test]
+    fn orientations_are_named_by_letter_and_turns_from_spawn() {
+        assert_eq!(orientation_name(SPAWN_TABLE[0]), "T 0");
+        assert_eq!(orientation_name(3), "T R");
+        assert_eq!(orientation_name(0), "T 2");
+        assert_eq!(orientation_name(17), "I R");
+        assert_eq!(orientation_name(10), "O 0");
+    }
 }

@@ -1,5 +1,10 @@
 //! Replay: an uploaded .fm2 movie played from power-on, any frame shown with its traced state.
 //!
+//! A movie's last input line is often not its result: a TAS's last press comes frames before the
+//! final line clear scores. So when the movie ends mid-game, the game runs on with no buttons
+//! pressed until it ends (top-out, curtain, B-type goal) or [`RUN_ON_FRAMES_MAX`] frames pass, and
+//! those frames are shown too.
+//!
 //! The upload is parsed with the engine's own .fm2 parser and refused with the same messages as
 //! `playfield nes replay` ("in NAME: line L: ..."); accepted movies are replayed once, keeping a
 //! copy of the engine every [`CHECKPOINT_FRAMES`] frames, so any frame is at most that many
@@ -11,19 +16,26 @@ use std::sync::{Arc, Mutex};
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{Path, State};
 use playfield_nes::fm2::{InputLine, Movie};
-use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Events, Nes};
-use serde::{Deserialize, Serialize};
+use playfield_nes::raw::{game_mode, play_state};
+use playfield_nes::tables::{ORIENTATION_HIDDEN, TETRIMINO_TYPE_FROM_ORIENTATION};
+use playfield_nes::{Buttons, Events, Nes};
+use serde::Serialize;
 
-use crate::nes_frame::NesFrame;
+use crate::fields::Fields;
+use crate::nes_frame::{NesFrame, PIECE_NAMES, orientation_name};
 use crate::{ApiError, AppState};
 
 /// Frames between two kept engine states.
 pub const CHECKPOINT_FRAMES: usize = 1024;
 /// Uploaded movies kept at once (the oldest goes first).
 pub const MAX_REPLAYS: usize = 8;
+/// The most frames a game runs on with no input after the movie's last line (10 minutes).
+pub const RUN_ON_FRAMES_MAX: u64 = 36_000;
+/// Frames shown after a top-out, so the curtain falls (it takes 4 frames a row for 20 rows).
+const CURTAIN_FRAMES: u64 = 90;
 
 /// A replayed movie.
 #[derive(Debug)]
@@ -33,12 +45,87 @@ pub struct Replay {
     lines: Vec<InputLine>,
     /// Engine states at frames 0, CHECKPOINT_FRAMES, 2 × CHECKPOINT_FRAMES, ...
     checkpoints: Vec<Nes>,
-    /// Frames that can be shown (the movie's length, or where the engine stopped).
+    /// Frames that can be shown (the movie's length plus the run-on, or where the engine
+    /// stopped).
     pub frames: u64,
+    /// The movie's input lines (frames past them run on with no input).
+    pub input_frames: u64,
     /// Why the engine stopped before the end, if it did.
     pub stopped: Option<String>,
+    /// How the game ended after the last input line, in words.
+    pub ending: Option<String>,
     /// The state at the last frame.
     pub last: NesFrame,
+    /// Frames (after that many lines) where something happened, for the jump buttons.
+    pub marks: Marks,
+    /// Clears, tetris rate, burns, droughts and the score by lines.
+    pub stats: PlayStats,
+}
+
+/// What a game's line clears say about its play, as NES players count them.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlayStats {
+    /// Clears of 1, 2, 3 and 4 lines.
+    pub clears: [u32; 4],
+    /// Lines cleared by tetrises, out of all lines cleared (0-1; 0 when none).
+    pub tetris_rate: f64,
+    /// Lines cleared other than by tetrises.
+    pub burns: u32,
+    /// The longest run of pieces without an I piece.
+    pub longest_drought: u32,
+    /// The current run of pieces without an I piece (at the last frame).
+    pub drought: u32,
+    /// Score after each line clear: `[lines, score]`, starting from `[0, 0]`.
+    pub score_by_lines: Vec<[u32; 2]>,
+}
+
+impl PlayStats {
+    /// Counts what `events` (one frame's) did to the game `nes`.
+    pub fn record(&mut self, events: Events, nes: &Nes) {
+        if events.spawned() {
+            let piece = nes.raw().player.current_piece;
+            if piece < ORIENTATION_HIDDEN
+                && TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(piece)] == I_PIECE
+            {
+                self.drought = 0;
+            } else {
+                self.drought += 1;
+                self.longest_drought = self.longest_drought.max(self.drought);
+            }
+        }
+        let cleared = events.cleared();
+        if (1..=4).contains(&cleared) {
+            self.clears[usize::from(cleared) - 1] += 1;
+            let p = &nes.raw().player;
+            if self.score_by_lines.is_empty() {
+                self.score_by_lines.push([0, 0]);
+            }
+            self.score_by_lines
+                .push([p.lines_decimal(), p.score_decimal()]);
+        }
+        let total: u32 = self.clears.iter().zip(1..).map(|(n, k)| n * k).sum();
+        self.burns = total - 4 * self.clears[3];
+        self.tetris_rate = if total == 0 {
+            0.0
+        } else {
+            f64::from(4 * self.clears[3]) / f64::from(total)
+        };
+    }
+}
+
+/// The I piece's type (`statsByType` order T J Z O S L I).
+const I_PIECE: u8 = 6;
+
+/// The frames where a piece locked, lines were cleared, or the level went up (the frame
+/// numbers shown, i.e. the state after that many lines).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Marks {
+    /// A piece locked.
+    pub locks: Vec<u64>,
+    /// Lines were cleared (scored).
+    pub clears: Vec<u64>,
+    /// The level went up.
+    pub levels: Vec<u64>,
 }
 
 /// Summary of an accepted upload.
@@ -50,6 +137,14 @@ pub struct ReplaySummary {
     pub name: String,
     /// Frames that can be shown (0 ..= frames).
     pub frames: u64,
+    /// The movie's own input lines; later frames ran on with no input.
+    pub input_frames: u64,
+    /// How the game ended after the last input line, if it ran on.
+    pub ending: Option<String>,
+    /// Frames of interest.
+    pub marks: Marks,
+    /// Clears, tetris rate, burns, droughts and the score by lines.
+    pub stats: PlayStats,
     /// Why the engine stopped early, if it did (shown as an error).
     pub stopped: Option<String>,
     /// Score at the last frame.
@@ -73,8 +168,55 @@ impl Replay {
         let mut nes = Nes::power_on();
         let mut checkpoints = vec![nes.clone()];
         let mut stopped = None;
-        for (i, line) in movie.lines.iter().enumerate() {
-            let events = nes.step_line(line);
+        let mut marks = Marks::default();
+        let mut stats = PlayStats::default();
+        let note = |events: Events, frame: u64, marks: &mut Marks| {
+            if events.locked() {
+                marks.locks.push(frame);
+            }
+            if events.cleared() > 0 {
+                marks.clears.push(frame);
+            }
+            if events.leveled_up() {
+                marks.levels.push(frame);
+            }
+        };
+        let input_frames = movie.lines.len() as u64;
+        let mut ending = None;
+        let mut frame = 0u64;
+        let mut topped_out_at = None;
+        loop {
+            let events = match movie.lines.get(frame as usize) {
+                Some(line) => nes.step_line(line),
+                None => {
+                    // Past the movie: only while a game is on, with no button pressed.
+                    if nes.raw().game_mode != game_mode::PLAY {
+                        break;
+                    }
+                    // A game already over waits for Start: show its curtain and stop.
+                    if topped_out_at.is_none()
+                        && matches!(
+                            nes.raw().player.play_state,
+                            play_state::GAME_OVER | play_state::CURTAIN
+                        )
+                    {
+                        topped_out_at = Some(frame);
+                    }
+                    if let Some(at) = topped_out_at
+                        && frame >= at + CURTAIN_FRAMES
+                    {
+                        break;
+                    }
+                    if frame >= input_frames + RUN_ON_FRAMES_MAX {
+                        ending = Some(format!(
+                            "still playing {RUN_ON_FRAMES_MAX} frames after the last input"
+                        ));
+                        break;
+                    }
+                    nes.step(Buttons::NONE)
+                }
+            };
+            frame += 1;
             if events.has(Events::UNSUPPORTED) {
                 stopped = Some(format!(
                     "the engine stopped at frame {}: {}",
@@ -84,18 +226,47 @@ impl Replay {
                 ));
                 break;
             }
-            if (i + 1) % CHECKPOINT_FRAMES == 0 {
+            note(events, frame, &mut marks);
+            stats.record(events, &nes);
+            if frame > input_frames {
+                if events.topped_out() && topped_out_at.is_none() {
+                    topped_out_at = Some(frame);
+                    ending = Some(format!(
+                        "with no more input the stack reached the top at frame {frame}"
+                    ));
+                }
+                if events.has(Events::B_TYPE_GOAL) {
+                    ending = Some(format!("the B-type goal was reached at frame {frame}"));
+                    if frame.is_multiple_of(CHECKPOINT_FRAMES as u64) {
+                        checkpoints.push(nes.clone());
+                    }
+                    break;
+                }
+            }
+            if frame.is_multiple_of(CHECKPOINT_FRAMES as u64) {
                 checkpoints.push(nes.clone());
             }
         }
         Ok(Replay {
             name: name.to_owned(),
             frames: nes.frame(),
+            input_frames,
             last: NesFrame::from_nes(&nes, None),
             lines: movie.lines,
             checkpoints,
             stopped,
+            ending,
+            marks,
+            stats,
         })
+    }
+
+    /// The buttons of frame `index` (0-based): the movie's, or none past its end.
+    #[must_use]
+    pub fn buttons_at(&self, index: u64) -> Buttons {
+        self.lines
+            .get(index as usize)
+            .map_or(Buttons::NONE, |l| l.buttons)
     }
 
     /// The engine after `frame` input lines.
@@ -104,8 +275,11 @@ impl Replay {
         let frame = frame.min(self.frames) as usize;
         let at = (frame / CHECKPOINT_FRAMES).min(self.checkpoints.len() - 1);
         let mut nes = self.checkpoints[at].clone();
-        for line in &self.lines[at * CHECKPOINT_FRAMES..frame] {
-            nes.step_line(line);
+        for i in at * CHECKPOINT_FRAMES..frame {
+            match self.lines.get(i) {
+                Some(line) => nes.step_line(line),
+                None => nes.step(Buttons::NONE),
+            };
         }
         nes
     }
@@ -150,25 +324,18 @@ impl ReplayStore {
     }
 }
 
-/// The upload's query: the file's name (for messages).
-#[derive(Debug, Deserialize)]
-pub struct UploadQuery {
-    /// The file name.
-    pub name: Option<String>,
-}
-
 /// `POST /api/replay?name=NAME` with the movie as the body (at most 16 MiB).
 ///
 /// # Errors
 /// A 400 with the parser's message for a body that is not an NTSC .fm2 movie.
 pub async fn upload(
     State(state): State<AppState>,
-    Query(query): Query<UploadQuery>,
-    body: Bytes,
+    fields: Fields,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<ReplaySummary>, ApiError> {
-    let name: String = query
-        .name
-        .unwrap_or_else(|| "movie.fm2".to_owned())
+    let body = body.map_err(|e| ApiError::from_body_rejection(&e))?;
+    let name: String = fields
+        .text("name", "File name", "movie.fm2")?
         .chars()
         .filter(|c| !c.is_control())
         .take(200)
@@ -183,6 +350,10 @@ pub async fn upload(
         id: 0,
         name: replay.name.clone(),
         frames: replay.frames,
+        input_frames: replay.input_frames,
+        ending: replay.ending.clone(),
+        marks: replay.marks.clone(),
+        stats: replay.stats.clone(),
         stopped: replay.stopped.clone(),
         score: replay.last.score,
         lines: replay.last.lines,
@@ -192,15 +363,20 @@ pub async fn upload(
     Ok(Json(ReplaySummary { id, ..summary }))
 }
 
-/// `GET /api/replay/{id}/frame/{frame}`: the screen and the traced variables after `frame`
-/// input lines.
+/// `GET /api/replay/{id}/frame/{frame}`: the screen, the buttons held and the game's
+/// variables decoded after `frame` input lines.
 ///
 /// # Errors
 /// 404 for an unknown (or expired) movie, 400 for a frame past its end.
 pub async fn frame(
     State(state): State<AppState>,
-    Path((id, frame)): Path<(u64, u64)>,
+    path: Result<Path<(u64, u64)>, PathRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let Path((id, frame)) = path.map_err(|_| {
+        ApiError::bad_request(
+            "a frame is asked for as /api/replay/MOVIE/frame/FRAME, two whole numbers",
+        )
+    })?;
     let replay = state.replays.get(id).ok_or_else(|| {
         ApiError::not_found(format!("no movie {id}: it expired or was never uploaded"))
     })?;
@@ -211,11 +387,84 @@ pub async fn frame(
         )));
     }
     let nes = replay.state_at(frame);
-    let trace: serde_json::Value =
-        serde_json::from_str(&TraceFrame::from_ram(nes.frame(), &nes.ram()).to_json_line())
-            .unwrap_or(serde_json::Value::Null);
+    // The buttons of the line that led to this frame (none at power-on).
+    let buttons = frame
+        .checked_sub(1)
+        .map_or(Buttons::NONE, |i| replay.buttons_at(i));
     Ok(Json(serde_json::json!({
         "frame": NesFrame::from_nes(&nes, None),
-        "trace": trace,
+        "buttons": held_buttons(buttons),
+        "past_input": frame > replay.input_frames,
+        "state": decoded(&nes),
     })))
+}
+
+/// The buttons held, by name (for the controller display).
+fn held_buttons(b: Buttons) -> serde_json::Value {
+    let held = |bit: Buttons| b.0 & bit.0 != 0;
+    serde_json::json!({
+        "left": held(Buttons::LEFT), "right": held(Buttons::RIGHT),
+        "up": held(Buttons::UP), "down": held(Buttons::DOWN),
+        "a": held(Buttons::A), "b": held(Buttons::B),
+        "select": held(Buttons::SELECT), "start": held(Buttons::START),
+    })
+}
+
+fn play_state_name(state: u8) -> &'static str {
+    match state {
+        play_state::GAME_OVER => "game over",
+        play_state::ACTIVE => "piece falling",
+        play_state::LOCK => "piece locking",
+        play_state::CHECK_ROWS => "checking rows",
+        play_state::LINE_CLEAR_ANIMATION => "line-clear animation",
+        play_state::UPDATE_LINES => "counting lines",
+        play_state::B_TYPE_GOAL_CHECK => "B-type goal check",
+        play_state::RECEIVE_GARBAGE => "receiving garbage",
+        play_state::SPAWN => "next piece appearing",
+        play_state::CURTAIN => "game-over curtain",
+        _ => "between states",
+    }
+}
+
+/// The game's variables in a player's terms: numbers as numbers (not BCD), pieces by letter.
+fn decoded(nes: &Nes) -> serde_json::Value {
+    let ram = nes.raw();
+    let p = &ram.player;
+    let piece = |o: u8| {
+        if o < ORIENTATION_HIDDEN {
+            orientation_name(o)
+        } else {
+            "none".to_owned()
+        }
+    };
+    let mut state = serde_json::json!({
+        "screen": NesFrame::from_nes(nes, None).mode,
+        "game type": if ram.game_type == 0 { "A-type" } else { "B-type" },
+        "frame counter": ram.frame_counter,
+        "random seed": format!("{:04X}", ram.rng_seed),
+    });
+    if ram.game_mode == game_mode::PLAY {
+        let extra = serde_json::json!({
+            "state": play_state_name(p.play_state),
+            "piece": piece(p.current_piece),
+            "column (x)": p.tetrimino_x,
+            "row (y)": p.tetrimino_y,
+            "next": if ram.next_piece < ORIENTATION_HIDDEN {
+                PIECE_NAMES[usize::from(TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(ram.next_piece)])].to_string()
+            } else {
+                "none".to_owned()
+            },
+            "level": p.level_number,
+            "score": p.score_decimal(),
+            "lines": p.lines_decimal(),
+            "fall timer": p.fall_timer,
+            "DAS charge": p.autorepeat_x,
+            "soft drop timer": p.autorepeat_y,
+            "push-down points": p.hold_down_points,
+        });
+        if let (Some(s), Some(e)) = (state.as_object_mut(), extra.as_object()) {
+            s.extend(e.clone());
+        }
+    }
+    state
 }

@@ -7,31 +7,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
-use axum::extract::{Query, State, WebSocketUpgrade};
+use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::standard::{Evaluator, MoveModel, Player, PlayerConfig};
 use playfield_standard::{
-    Game, Iteration, PieceSource, STANDARD_HEIGHT, WIDTH, game_seed, iteration_delay,
+    Game, GameOver, Iteration, PieceSource, STANDARD_HEIGHT, WIDTH, game_seed, iteration_delay,
 };
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
+use crate::fields::Fields;
 use crate::{ApiError, AppState, Counters, LiveGame};
-
-/// What the page asks for.
-#[derive(Clone, Debug, Deserialize)]
-pub struct StandardQuery {
-    /// `watch` (an AI plays) or `play` (the keyboard).
-    pub mode: Option<String>,
-    /// The AI: dellacherie, el-tetris, bcts.
-    pub ai: Option<String>,
-    /// Seed of the piece sequence.
-    pub seed: Option<u64>,
-    /// Initial level 1-10 (Fahey's levels).
-    pub level: Option<u8>,
-    /// Speed for watching (multiple of the game's own pace).
-    pub speed: Option<f64>,
-}
 
 /// A message from the page.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -58,47 +44,56 @@ struct Settings {
     speed: f64,
 }
 
-impl StandardQuery {
-    fn settings(&self) -> Result<Settings, ApiError> {
-        let level = self.level.unwrap_or(1);
-        let speed = self.speed.unwrap_or(1.0);
-        if !(1.0 / 16.0..=1024.0).contains(&speed) {
-            return Err(ApiError::bad_request(format!(
-                "speed {speed} is out of range: 1/16 to 1024"
-            )));
+/// The watching speeds accepted (multiples of the game's own pace).
+const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0 / 16.0..=1024.0;
+
+/// The checked settings of a request: `mode`, `ai`, `seed`, `level`, `speed`.
+fn settings(fields: &Fields) -> Result<Settings, ApiError> {
+    let mode = fields.text("mode", "Mode", "watch")?;
+    let ai_name = fields.text("ai", "AI", "dellacherie")?;
+    let seed = fields.integer("seed", "Seed", 0..=u64::MAX, Some(1))?;
+    let level = fields.byte("level", "Level", 1..=10, Some(1))?;
+    let speed = fields.number("speed", "Speed", SPEED_RANGE, 1.0)?;
+    let player = match mode.as_str() {
+        "watch" => {
+            let evaluator: Evaluator = ai_name.parse().map_err(
+                |e: playfield_ai::standard::evaluator::UnknownEvaluator| {
+                    ApiError::field("ai", e.to_string())
+                },
+            )?;
+            Some(Player::new(PlayerConfig::new(
+                evaluator,
+                MoveModel::Standard,
+            )))
         }
-        let ai_name = self.ai.clone().unwrap_or_else(|| "dellacherie".to_owned());
-        let player = match self.mode.as_deref().unwrap_or("watch") {
-            "watch" => {
-                let evaluator: Evaluator = ai_name.parse().map_err(
-                    |e: playfield_ai::standard::evaluator::UnknownEvaluator| {
-                        ApiError::bad_request(e.to_string())
-                    },
-                )?;
-                Some(Player::new(PlayerConfig::new(
-                    evaluator,
-                    MoveModel::Standard,
-                )))
-            }
-            "play" => None,
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown mode {other:?}: expected watch or play"
-                )));
-            }
-        };
-        let game = Game::new(
-            STANDARD_HEIGHT,
-            level,
-            PieceSource::random(game_seed(self.seed.unwrap_or(1), 0)),
-        )
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        Ok(Settings {
-            game,
-            player,
-            ai_name,
-            speed,
-        })
+        "play" => None,
+        other => {
+            return Err(ApiError::field(
+                "mode",
+                format!("Mode {other:?} is not one of: watch, play"),
+            ));
+        }
+    };
+    let game = Game::new(
+        STANDARD_HEIGHT,
+        level,
+        PieceSource::random(game_seed(seed, 0)),
+    )
+    .map_err(|e| ApiError::field("level", e.to_string()))?;
+    Ok(Settings {
+        game,
+        player,
+        ai_name,
+        speed,
+    })
+}
+
+/// Why the game ended, in words.
+fn end_reason(end: GameOver) -> &'static str {
+    match end {
+        GameOver::SpawnBlocked => "the stack blocks where the next piece appears",
+        GameOver::NoPlacement => "the next piece fits nowhere at the top",
+        GameOver::SequenceEnded => "the piece sequence ran out",
     }
 }
 
@@ -108,10 +103,10 @@ impl StandardQuery {
 /// A 400 with the reason when a setting is wrong (before the upgrade).
 pub async fn websocket(
     State(state): State<AppState>,
-    Query(query): Query<StandardQuery>,
+    fields: Fields,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let settings = query.settings()?;
+    let settings = settings(&fields)?;
     state.counters.admit()?;
     Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
 }
@@ -177,7 +172,7 @@ fn snapshot(game: &Game, settings: &Settings, paused: bool, speed: f64) -> Strin
         "score": game.score(),
         "lines": game.lines(),
         "level": game.level(),
-        "game_over": game.game_over().map(|e| format!("{e:?}")),
+        "game_over": game.game_over().map(end_reason),
         "paused": paused,
         "speed": speed,
         "who": if settings.player.is_some() { settings.ai_name.as_str() } else { "you" },
@@ -200,7 +195,7 @@ fn run(
         loop {
             match controls.try_recv() {
                 Ok(Control::Pause(p)) => paused = p,
-                Ok(Control::Speed(x)) if (1.0 / 16.0..=1024.0).contains(&x) => speed = x,
+                Ok(Control::Speed(x)) if SPEED_RANGE.contains(&x) => speed = x,
                 Ok(c) if settings.player.is_none() && !paused && game.game_over().is_none() => {
                     match c {
                         Control::Left => {
@@ -268,9 +263,7 @@ fn run(
 ///
 /// # Errors
 /// A 400 with the reason.
-pub async fn check(
-    Query(query): Query<StandardQuery>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    query.settings()?;
+pub async fn check(fields: Fields) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    settings(&fields)?;
     Ok(axum::Json(serde_json::json!({ "ok": true })))
 }

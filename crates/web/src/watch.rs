@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
-use axum::extract::{Query, State, WebSocketUpgrade};
+use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
 use playfield_nes::raw::game_mode;
@@ -17,6 +17,7 @@ use playfield_nes::{Events, Nes};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
+use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
@@ -26,25 +27,6 @@ pub const NTSC_FPS: f64 = 60.0988;
 /// Frames the menus may take before the first piece (they take well under 5,000 even with the
 /// longest seeded wait); the view skips them.
 const MENU_FRAMES_MAX: u64 = 20_000;
-
-/// What the page asks for (the WebSocket URL's query).
-#[derive(Clone, Debug, Deserialize)]
-pub struct WatchQuery {
-    /// Start level 0-19.
-    pub level: Option<u8>,
-    /// Seed (picks the menu wait, hence the pieces).
-    pub seed: Option<u64>,
-    /// `birken` (two-piece lookahead) or `birken-1` (current piece only).
-    pub player: Option<String>,
-    /// Input timeline: `X`, `X.`, `X..`, ...
-    pub input: Option<String>,
-    /// DAS allowed (`true`/`false`).
-    pub das: Option<bool>,
-    /// Frames before the preview is known.
-    pub reaction: Option<u32>,
-    /// Initial speed (multiple of real time).
-    pub speed: Option<f64>,
-}
 
 /// A checked watch request.
 #[derive(Clone, Debug)]
@@ -60,47 +42,55 @@ pub struct WatchSettings {
 /// The speeds the page may ask for.
 const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0 / 64.0..=1024.0;
 
-impl WatchQuery {
-    /// Checks the request; the error says which setting is wrong.
-    ///
-    /// # Errors
-    /// A 400 for a level, player, input model or speed out of range.
-    pub fn settings(&self) -> Result<WatchSettings, ApiError> {
-        let config = GameConfig::a_type(self.level.unwrap_or(18), self.seed.unwrap_or(1));
-        config
-            .validate()
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let model = InputModel::new(
-            self.input.as_deref().unwrap_or("X."),
-            self.das.unwrap_or(true),
-            self.reaction.unwrap_or(18),
+/// The longest reaction time accepted, in frames (about 4 seconds).
+pub const MAX_REACTION: u8 = 255;
+
+/// The input model of a request's `input` (tap speed), `das` and `reaction` fields.
+///
+/// # Errors
+/// A 400 naming the field.
+pub fn input_model(fields: &Fields, reaction_default: u8) -> Result<InputModel, ApiError> {
+    let input = fields.text("input", "Tap speed", "X.")?;
+    let das = fields.flag("das", "DAS", true)?;
+    let reaction = fields.byte(
+        "reaction",
+        "Reaction time (frames)",
+        0..=MAX_REACTION,
+        Some(reaction_default),
+    )?;
+    InputModel::new(input.trim(), das, u32::from(reaction)).map_err(|_| {
+        ApiError::field(
+            "input",
+            format!(
+                "Tap speed {:?} is not one of the timelines: X (60 Hz), X. (30 Hz), X.. (20 Hz), \
+                 ... up to X followed by 15 dots",
+                input.trim()
+            ),
         )
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let mut player = Player::birken(model);
-        match self.player.as_deref().unwrap_or("birken") {
-            "birken" => {}
-            "birken-1" => {
-                player.lookahead = 1;
-                player.name = "birken-1".to_owned();
-            }
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown player {other:?}: expected birken or birken-1"
-                )));
-            }
-        }
-        let speed = self.speed.unwrap_or(1.0);
-        if !SPEED_RANGE.contains(&speed) {
-            return Err(ApiError::bad_request(format!(
-                "speed {speed} is out of range: 1/64 to 1024"
-            )));
-        }
-        Ok(WatchSettings {
-            config,
-            player,
-            speed,
-        })
-    }
+    })
+}
+
+/// The checked settings of a watch request: `level`, `seed`, `player`, `input`, `das`,
+/// `reaction`, `speed`.
+///
+/// # Errors
+/// A 400 naming the field that is wrong and its range.
+pub fn settings(fields: &Fields) -> Result<WatchSettings, ApiError> {
+    let level = fields.byte("level", "Start level", 0..=19, Some(18))?;
+    let seed = fields.integer("seed", "Seed", 0..=u64::MAX, Some(1))?;
+    let config = GameConfig::a_type(level, seed);
+    config
+        .validate()
+        .map_err(|e| ApiError::field("level", e.to_string()))?;
+    let model = input_model(fields, 18)?;
+    let name = fields.text("player", "Player", crate::players::DEFAULT)?;
+    let player = crate::players::by_name(name.trim(), model)?;
+    let speed = fields.number("speed", "Speed", SPEED_RANGE, 1.0)?;
+    Ok(WatchSettings {
+        config,
+        player,
+        speed,
+    })
 }
 
 /// A message from the page.
@@ -121,10 +111,10 @@ pub enum Control {
 /// A 400 with the reason when a setting is wrong (before the upgrade).
 pub async fn websocket(
     State(state): State<AppState>,
-    Query(query): Query<WatchQuery>,
+    fields: Fields,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let settings = query.settings()?;
+    let settings = settings(&fields)?;
     state.counters.admit()?;
     Ok(ws.on_upgrade(move |socket| {
         session(
@@ -212,6 +202,10 @@ fn play<P>(
     let mut finished: Option<String> = None;
     let mut anchor = (Instant::now(), nes.frame());
     let mut last_sent: Option<(u64, bool, Option<String>)> = None;
+    let mut last_buttons = playfield_nes::Buttons::NONE;
+    let mut stats = crate::replay::PlayStats::default();
+    // Stats go out with the next frame sent after they change (frames may be skipped).
+    let (mut stats_version, mut stats_sent) = (1u64, 0u64);
     loop {
         loop {
             match controls.try_recv() {
@@ -235,13 +229,21 @@ fn play<P>(
             // speed, and a busy machine runs slower instead of queueing.
             while nes.frame() < due && started.elapsed() < Duration::from_millis(15) {
                 let buttons = pilot.buttons_gated(&nes, &permit);
+                last_buttons = buttons;
                 let events = nes.step(buttons);
+                if events.spawned() || events.cleared() > 0 {
+                    stats.record(events, &nes);
+                    stats_version += 1;
+                }
                 if events.has(Events::TOP_OUT) {
-                    finished = Some("game over".to_owned());
+                    finished = Some(format!(
+                        "game over: the stack reached the top after {} lines",
+                        nes.raw().player.lines_decimal()
+                    ));
                     break;
                 }
                 if let Some(why) = nes.unsupported() {
-                    finished = Some(format!("engine stopped: {why}"));
+                    finished = Some(format!("the engine stopped: {why}"));
                     break;
                 }
             }
@@ -253,15 +255,23 @@ fn play<P>(
         let key = (nes.frame(), paused, finished.clone());
         if last_sent.as_ref() != Some(&key) {
             let frame = NesFrame::from_nes(&nes, pilot.target());
-            let message = serde_json::json!({
+            let mut message = serde_json::json!({
                 "frame": frame,
                 "speed": speed,
                 "paused": paused,
                 "finished": finished,
                 "player": settings.player.name,
+                "buttons": crate::analyse::button_letters(last_buttons),
+                "das": nes.raw().player.autorepeat_x,
             });
+            if stats_sent != stats_version {
+                message["stats"] = serde_json::to_value(&stats).unwrap_or_default();
+            }
             match frames.try_send(message.to_string()) {
-                Ok(()) => last_sent = Some(key),
+                Ok(()) => {
+                    last_sent = Some(key);
+                    stats_sent = stats_version;
+                }
                 // The page is behind: skip this frame, the next one supersedes it.
                 Err(mpsc::error::TrySendError::Full(_)) => {}
                 Err(mpsc::error::TrySendError::Closed(_)) => return,
@@ -283,9 +293,7 @@ fn play<P>(
 ///
 /// # Errors
 /// A 400 with the reason.
-pub async fn check(
-    Query(query): Query<WatchQuery>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    query.settings()?;
+pub async fn check(fields: Fields) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    settings(&fields)?;
     Ok(axum::Json(serde_json::json!({ "ok": true })))
 }

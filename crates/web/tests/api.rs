@@ -94,6 +94,11 @@ fn replay_uploads_are_limited_and_parsed_with_the_cli_messages() {
         .send(&big[..])
         .unwrap();
     assert_eq!(r.status().as_u16(), 413);
+    let body: Value = r.into_body().read_json().unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("too large"),
+        "{body}"
+    );
     // Not a movie: the parser's message, prefixed as `playfield nes replay` prints it.
     let text = "version 3\n|0|....x...|||\n";
     let expected = format!("in bad.fm2: {}", Movie::parse(text).unwrap_err());
@@ -131,6 +136,15 @@ fn replay_uploads_are_limited_and_parsed_with_the_cli_messages() {
     assert_eq!(get(&format!("/api/replay/{id}/frame/101")), 400);
     assert_eq!(get("/api/replay/999/frame/0"), 404);
     assert_eq!(get("/api/replay/abc/frame/0"), 400);
+    // Every answer under /api/ is JSON {error}, even a refused path or an unknown endpoint.
+    for path in ["/api/replay/abc/frame/0", "/api/nothing-here"] {
+        let mut r = a.get(&format!("http://{addr}{path}")).call().unwrap();
+        let body: Value = r.body_mut().read_json().unwrap();
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{path}: {body}"
+        );
+    }
 }
 
 #[test]
@@ -171,14 +185,24 @@ fn bad_boards_pieces_and_levels_get_a_4xx_with_a_message() {
             "{message:?} should mention {needle:?}"
         );
     }
-    // A level that is not a byte, or a body that is not JSON: axum's 4xx with its reason.
+    // A level that is not a byte: the field and its range, in words.
     let (status, body) = post_json(
         &addr,
         "/api/analyse",
         request(&empty, "T", json!(300), "X."),
     );
-    assert!((400..500).contains(&status), "{status} {body}");
-    assert!(body.as_str().is_some_and(|s| s.contains("level")), "{body}");
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["field"], "level");
+    assert_eq!(
+        body["error"],
+        "Level must be a whole number from 0 to 255, not 300"
+    );
+    // A body that is not JSON.
+    let r = agent()
+        .post(&format!("http://{addr}/api/analyse"))
+        .send("{level: 18")
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
 
     // Watch settings are checked before any game starts.
     let a = agent();
@@ -188,7 +212,11 @@ fn bad_boards_pieces_and_levels_get_a_4xx_with_a_message() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 400);
     let body: Value = r.body_mut().read_json().unwrap();
-    assert!(body["error"].as_str().unwrap().contains("level 25"));
+    assert_eq!(body["field"], "level");
+    assert!(
+        body["error"].as_str().unwrap().contains("0 to 19"),
+        "{body}"
+    );
     let r = a
         .get(&format!("http://{addr}/api/standard/check?level=11"))
         .call()
@@ -212,4 +240,161 @@ fn bad_boards_pieces_and_levels_get_a_4xx_with_a_message() {
     // And the server is still there.
     let (status, _) = post_json(&addr, "/api/minijong/state", json!({ "seed": 7 }));
     assert_eq!(status, 200);
+}
+
+/// Each setting of each view, refused with the field named and its range in words.
+#[test]
+fn every_bad_field_is_named_with_its_range() {
+    let addr = server();
+    let a = agent();
+    let check = |path: &str, field: &str, needle: &str| {
+        let mut r = a.get(&format!("http://{addr}{path}")).call().unwrap();
+        assert_eq!(r.status().as_u16(), 400, "{path}");
+        let body: Value = r.body_mut().read_json().unwrap();
+        assert_eq!(body["field"], field, "{path}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(
+            message.contains(needle),
+            "{path}: {message:?} should say {needle:?}"
+        );
+    };
+    check(
+        "/api/watch/check?level=",
+        "level",
+        "Start level must be a whole number from 0 to 19, not empty",
+    );
+    check(
+        "/api/watch/check?level=-3",
+        "level",
+        "from 0 to 19, not \"-3\"",
+    );
+    check(
+        "/api/watch/check?seed=99999999999999999999999",
+        "seed",
+        "Seed must be a whole number from 0 up",
+    );
+    check(
+        "/api/watch/check?reaction=-1",
+        "reaction",
+        "Reaction time (frames) must be a whole number from 0 to 255",
+    );
+    check("/api/watch/check?input=Y", "input", "X. (30 Hz)");
+    check(
+        "/api/watch/check?player=nobody",
+        "player",
+        "the players are score, birken",
+    );
+    check(
+        "/api/watch/check?speed=0",
+        "speed",
+        "Speed must be a number",
+    );
+    check(
+        "/api/standard/check?level=0",
+        "level",
+        "Level must be a whole number from 1 to 10",
+    );
+    check(
+        "/api/standard/check?seed=x",
+        "seed",
+        "Seed must be a whole number from 0 up, not \"x\"",
+    );
+    check("/api/standard/check?ai=nobody", "ai", "nobody");
+    let (status, body) = post_json(&addr, "/api/minijong/state", json!({ "seed": -1 }));
+    assert_eq!(
+        (status, body["field"].clone()),
+        (400, json!("seed")),
+        "{body}"
+    );
+    let (status, body) = post_json(
+        &addr,
+        "/api/minijong/state",
+        json!({ "seed": 7, "moves": [[0, 0]] }),
+    );
+    assert_eq!(
+        (status, body["field"].clone()),
+        (400, json!("moves")),
+        "{body}"
+    );
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("pair 1: these two tiles cannot be removed"),
+        "{body}"
+    );
+}
+
+/// A movie's last input line is not its result: the game runs on with no input until it ends,
+/// so the published results of the public TAS movies show.
+#[test]
+fn replays_run_past_the_last_input_to_the_result() {
+    let addr = server();
+    let a = agent();
+    let movies = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../nes/tests/movies");
+    let upload = |file: &str| -> Value {
+        let text = std::fs::read_to_string(movies.join(file)).unwrap();
+        let mut r = a
+            .post(&format!("http://{addr}/api/replay?name=m.fm2"))
+            .send(text)
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        r.body_mut().read_json().unwrap()
+    };
+    let tas = upload("a_type_999999_score/tasvideos_4853m.fm2");
+    assert_eq!(tas["score"], 999_999, "{}", tas["ending"]);
+    assert!(tas["frames"].as_u64() > tas["input_frames"].as_u64());
+    let b_type = upload("b_type_clear/tasvideos_925m.fm2");
+    assert_eq!(b_type["lines"], 0, "{}", b_type["ending"]);
+    // The decoded state of the last frame says the same, in numbers.
+    let id = tas["id"].as_u64().unwrap();
+    let frames = tas["frames"].as_u64().unwrap();
+    let mut r = a
+        .get(&format!("http://{addr}/api/replay/{id}/frame/{frames}"))
+        .call()
+        .unwrap();
+    let frame: Value = r.body_mut().read_json().unwrap();
+    assert_eq!(frame["state"]["score"], 999_999);
+    assert_eq!(frame["past_input"], true);
+}
+
+/// Each player ranks: every placement with a value that is the sum of its terms, and the best
+/// follow-up for the preview.
+#[test]
+fn analyse_ranks_with_the_chosen_player_term_by_term() {
+    let addr = server();
+    let mut rows = vec![".........."; 16];
+    rows.extend(["#########.", "#########.", "#########.", "#########."]);
+    for player in ["score", "birken"] {
+        let (status, body) = post_json(
+            &addr,
+            "/api/analyse",
+            json!({ "board": rows.join("\n"), "piece": "T", "next": "I", "level": 18,
+                    "input": "X.", "das": true, "player": player }),
+        );
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["player"], player);
+        let placements = body["placements"].as_array().unwrap();
+        assert!(
+            placements.len() > 10,
+            "{player}: {} placements",
+            placements.len()
+        );
+        for p in placements {
+            let terms = p["terms"].as_array().unwrap();
+            assert!(!terms.is_empty(), "{player}: terms");
+            let sum: f64 = terms.iter().map(|t| t["value"].as_f64().unwrap()).sum();
+            let value = p["value"].as_f64().unwrap();
+            assert!(
+                (sum - value).abs() < 1e-6 * value.abs().max(1.0),
+                "{player}: {sum} vs {value}"
+            );
+        }
+        assert!(
+            body["follow_up"]["rotation"]
+                .as_str()
+                .unwrap()
+                .starts_with('I')
+        );
+    }
 }

@@ -272,6 +272,39 @@ impl Browser {
         self.session_request("DELETE", "/actions", None);
     }
 
+    /// A drag through `points` (pixels from the element's top-left) with a `pointer` of the kind
+    /// `mouse`, `pen` or `touch`: down at the first, moves, up at the last.
+    pub fn drag(&self, selector: &str, pointer: &str, points: &[(f64, f64)]) {
+        let id = self.find(selector);
+        let rect = self.session_request("GET", &format!("/element/{id}/rect"), None);
+        let (w, h) = (
+            rect["width"].as_f64().unwrap(),
+            rect["height"].as_f64().unwrap(),
+        );
+        let mut origin = serde_json::Map::new();
+        origin.insert(ELEMENT.to_owned(), Value::String(id));
+        let mut actions = Vec::new();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            actions.push(
+                json!({ "type": "pointerMove", "duration": 50, "origin": origin,
+                "x": (x - w / 2.0).round() as i64, "y": (y - h / 2.0).round() as i64 }),
+            );
+            if i == 0 {
+                actions.push(json!({ "type": "pointerDown", "button": 0 }));
+            }
+        }
+        actions.push(json!({ "type": "pointerUp", "button": 0 }));
+        self.session_request(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": "drag", "parameters": { "pointerType": pointer },
+                "actions": actions,
+            }]})),
+        );
+        self.session_request("DELETE", "/actions", None);
+    }
+
     /// Presses and releases keys (WebDriver key codes, e.g. "\u{E012}" = left arrow).
     pub fn keys(&self, keys: &[&str]) {
         let mut actions = Vec::new();
@@ -301,6 +334,25 @@ impl Browser {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// Sizes the window so that the page's viewport is `width` × `height` CSS pixels.
+    pub fn set_viewport(&self, width: u32, height: u32) {
+        let (mut w, mut h) = (i64::from(width), i64::from(height));
+        for _ in 0..3 {
+            self.session_request(
+                "POST",
+                "/window/rect",
+                Some(json!({ "width": w, "height": h })),
+            );
+            let inner = self.run("return [window.innerWidth, window.innerHeight];", json!([]));
+            let (iw, ih) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+            if (iw, ih) == (i64::from(width), i64::from(height)) {
+                return;
+            }
+            w += i64::from(width) - iw;
+            h += i64::from(height) - ih;
+        }
     }
 
     /// A PNG of the window.
