@@ -149,6 +149,33 @@ impl Player {
         }
     }
 
+    /// Every placement the search finds from `start`, in its (breadth-first) order, with
+    /// Birken's cost; the preview's best reply counted when `next` is known and looked at.
+    fn birken_costs(
+        &self,
+        weights: &Weights,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        start: PieceState,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> Vec<(f64, Placement)> {
+        let placements = ws
+            .first
+            .search(page, start, situation.gravity(), &self.input)
+            .to_vec();
+        let next = if self.lookahead >= 2 { next } else { None };
+        placements
+            .iter()
+            .map(|p| {
+                (
+                    self.placement_cost(weights, ws, page, p, situation, next),
+                    *p,
+                )
+            })
+            .collect()
+    }
+
     fn decide_birken(
         &self,
         weights: &Weights,
@@ -158,18 +185,12 @@ impl Player {
         situation: Situation,
         next: Option<u8>,
     ) -> Option<Decision> {
-        let placements = ws
-            .first
-            .search(page, start, situation.gravity(), &self.input)
-            .to_vec();
-        let next = if self.lookahead >= 2 { next } else { None };
         let mut best: Option<(f64, Placement)> = None;
-        for p in &placements {
-            let cost = self.placement_cost(weights, ws, page, p, situation, next);
+        for (cost, p) in self.birken_costs(weights, ws, page, start, situation, next) {
             // Strictly lower: ties keep the earlier placement (breadth-first order), so the
             // choice is deterministic.
             if best.is_none_or(|(c, _)| cost < c) {
-                best = Some((cost, *p));
+                best = Some((cost, p));
             }
         }
         let (cost, placement) = best?;
@@ -215,20 +236,8 @@ impl Player {
         situation: Situation,
         next: Option<u8>,
     ) -> Vec<Ranked> {
-        let placements = ws
-            .first
-            .search(page, start, situation.gravity(), &self.input)
-            .to_vec();
+        let mut ranked = self.birken_costs(weights, ws, page, start, situation, next);
         let next = if self.lookahead >= 2 { next } else { None };
-        let mut ranked: Vec<(f64, Placement)> = placements
-            .iter()
-            .map(|p| {
-                (
-                    self.placement_cost(weights, ws, page, p, situation, next),
-                    *p,
-                )
-            })
-            .collect();
         // A stable sort keeps equal costs in search order, as `decide`'s strict comparison does.
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked
