@@ -54,7 +54,7 @@ pub enum GameError {
         action: i64,
     },
     /// A reward name that is neither `score` nor `lines`.
-    #[error("unknown reward {0:?} (known: \"score\", \"lines\")")]
+    #[error("reward: unknown reward {0:?} (known: \"score\", \"lines\", \"score_no_pushdown\")")]
     UnknownReward(String),
     /// The engine did not get from power-on to the level menu.
     #[error("the engine did not reach the level menu from power-on")]
