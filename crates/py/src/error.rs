@@ -75,9 +75,6 @@ pub enum GameError {
         /// The engine's frame.
         frame: u64,
     },
-    /// The game did not bring the next piece under control (a bug).
-    #[error("internal error: no piece came under control")]
-    NoPieceUnderControl,
     /// A Standard Tetris game could not be set up.
     #[error(transparent)]
     Standard(#[from] playfield_standard::Error),

@@ -513,7 +513,9 @@ impl PlacementGame {
             ended = game.over(events);
             frames += 1;
             if frames > MAX_FRAMES_BETWEEN_PIECES {
-                return Err(GameError::NoPieceUnderControl);
+                // The game stopped bringing pieces (long games reach levels where the ROM's
+                // own code goes astray): the episode ends there, as the game has.
+                ended = true;
             }
         }
         outcome.reward = reward_of(settings.reward, before, &game.nes);

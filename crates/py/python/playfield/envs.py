@@ -492,6 +492,10 @@ class _CoreEnv(gym.Env):
         self._masked = self._core.masked
         self._mode = self.options.observation
         self._slot_actions = None
+        # Looked up once: a frame step is about a microsecond.
+        self._extra_rewards = bool(self.options.survival_reward or self.options.game_over_reward)
+        self._human = render_mode == "human"
+        self._draw_piece = self.options.show_piece and self._kind != "standard"
 
     # -- Gymnasium API -------------------------------------------------------------------------
 
@@ -543,11 +547,10 @@ class _CoreEnv(gym.Env):
             reward = float(self.options.game_over_reward)
             return self._observation(), reward, True, False, info
         reward, terminated, truncated = self._core.step(a)
-        if not terminated:
-            reward += self.options.survival_reward
-        else:
-            reward += self.options.game_over_reward
-        if self.render_mode == "human":
+        if self._extra_rewards:
+            o = self.options
+            reward += o.game_over_reward if terminated else o.survival_reward
+        if self._human:
             self.render()
         return self._observation(), reward, terminated, truncated, self._info()
 
@@ -609,7 +612,7 @@ class _CoreEnv(gym.Env):
         board, state, mask = self._core.observe()
         mode = self._mode
         if mode == "board":
-            if self.options.show_piece and self._kind != "standard":
+            if self._draw_piece:
                 draw_piece(board, state)
             obs = {"board": board, "state": state}
             if mask is not None:

@@ -80,7 +80,6 @@ class _CoreVectorEnv(VectorEnv):
         self.options = parse_options(self._options_class, options)
         self._build(self.options)
         self._started = False
-        self._autoreset = np.zeros(self.num_envs, dtype=bool)
 
     def _build(self, options: Any) -> None:
         """Makes the Rust vector and the arrays it writes for `options`."""
@@ -117,6 +116,7 @@ class _CoreVectorEnv(VectorEnv):
             self._slot_actions = np.full((n, AFTERSTATE_SLOTS), -1, dtype=np.int64)
         # Reward terms added in Python (zero by default: nothing to do).
         self._extra_rewards = bool(options.survival_reward or options.game_over_reward)
+        self._draw_piece = options.show_piece and self._kind != "standard"
 
     @property
     def num_threads(self) -> int:
@@ -127,7 +127,7 @@ class _CoreVectorEnv(VectorEnv):
         mode = self._mode
         if mode == "board":
             board = self._board
-            if self.options.show_piece and self._kind != "standard":
+            if self._draw_piece:
                 board = board.copy()
                 for i in range(self.num_envs):
                     draw_piece(board[i], self._state[i])
@@ -173,13 +173,14 @@ class _CoreVectorEnv(VectorEnv):
             self._build(chosen)
         self._vector.reset(seeds, *self._observation_arrays)
         self._started = True
-        self._autoreset[:] = False
-        return self._obs(), self._seed_info(np.ones(n, dtype=bool))
+        self._terminated[:] = False
+        self._truncated[:] = False
+        seeds = np.array(self._vector.seeds(), dtype=np.int64)
+        return self._obs(), {"seed": seeds, "_seed": np.ones(n, dtype=bool)}
 
-    def _seed_info(self, which: np.ndarray) -> dict[str, np.ndarray]:
-        return {"seed": np.array(self._vector.seeds(), dtype=np.int64), "_seed": which.copy()}
-
-    def _check_actions(self, actions) -> np.ndarray:
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
         a = actions
         # The common case first, in a few cheap tests (a frame step is a few microseconds).
         if (
@@ -197,36 +198,33 @@ class _CoreVectorEnv(VectorEnv):
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
         if self._mode == "afterstates":
-            slots = a
-            if ((slots < 0) | (slots >= AFTERSTATE_SLOTS)).any():
-                raise ValueError(f"slots must be 0-{AFTERSTATE_SLOTS - 1}, got {slots}")
-            a = self._slot_actions[np.arange(self.num_envs), slots]
-            bad = (a < 0) & ~self._autoreset
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"sub-environment {i}: slot {int(slots[i])} is not allowed now")
-        return a
-
-    def step(self, actions):
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        a = self._check_actions(actions)
+            a = self._slot_placements(a)
+        if self._extra_rewards:
+            # The previous step's flags: those sub-environments restart on this step.
+            restarting = self._terminated | self._truncated
         self._vector.step(a, *self._step_arrays)
-        info: dict[str, Any] = {}
-        autoreset = self._autoreset
         if self._extra_rewards:
             o = self.options
             self._reward += np.where(self._terminated, o.game_over_reward, o.survival_reward)
-            self._reward[autoreset] = 0.0
-        if autoreset.any():
-            info = self._seed_info(autoreset)
-        np.logical_or(self._terminated, self._truncated, out=autoreset)
+            self._reward[restarting] = 0.0
         if self.copy:
             return (
                 self._obs(), self._reward.copy(), self._terminated.copy(),
-                self._truncated.copy(), info,
+                self._truncated.copy(), {},
             )
-        return self._obs(), self._reward, self._terminated, self._truncated, info
+        return self._obs(), self._reward, self._terminated, self._truncated, {}
+
+    def _slot_placements(self, slots: np.ndarray) -> np.ndarray:
+        """The placement actions of afterstate slots (sub-environments that restart on this
+        step ignore theirs)."""
+        if ((slots < 0) | (slots >= AFTERSTATE_SLOTS)).any():
+            raise ValueError(f"slots must be 0-{AFTERSTATE_SLOTS - 1}, got {slots}")
+        a = self._slot_actions[np.arange(self.num_envs), slots]
+        bad = (a < 0) & ~(self._terminated | self._truncated)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"sub-environment {i}: slot {int(slots[i])} is not allowed now")
+        return a
 
     def reset_done(self) -> list[int]:
         """Restarts now (with their next episode's seed) the sub-environments that ended on the
@@ -234,7 +232,9 @@ class _CoreVectorEnv(VectorEnv):
         arrays then hold their first observations (``observations()``). For adapters to
         same-step autoreset (Stable-Baselines3)."""
         done = self._vector.reset_done(*self._observation_arrays)
-        self._autoreset[:] = False
+        # They start afresh: nothing restarts on the next step.
+        self._terminated[done] = False
+        self._truncated[done] = False
         return done
 
     def observations(self) -> dict[str, np.ndarray]:
@@ -351,7 +351,6 @@ class NesTetrisFramesVectorEnv(_CoreVectorEnv):
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = np.ascontiguousarray(a, dtype=np.int64)
         frames = a.shape[0]
-        self._autoreset[:] = False
         reward = np.empty((frames, self.num_envs), dtype=np.float64)
         terminated = np.empty((frames, self.num_envs), dtype=bool)
         truncated = np.empty((frames, self.num_envs), dtype=bool)
@@ -360,7 +359,6 @@ class NesTetrisFramesVectorEnv(_CoreVectorEnv):
         self._reward[:] = reward[-1]
         self._terminated[:] = terminated[-1]
         self._truncated[:] = truncated[-1]
-        np.logical_or(self._terminated, self._truncated, out=self._autoreset)
         return self._obs(), reward, terminated, truncated, {}
 
 
