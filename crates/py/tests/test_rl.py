@@ -429,3 +429,23 @@ def test_score_player_plays_the_command_lines_game(nes_bench_command):
             break
     nes = env.nes()
     assert (cli["score"], cli["lines"], cli["pieces"]) == (nes.score, nes.lines, pieces)
+
+
+def test_sb3_subprocesses_started_by_spawn():
+    _sb3()
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    env = make_vec_env("playfield/NesTetris-v0", n_envs=2, seed=1, vec_env_cls=SubprocVecEnv,
+                       vec_env_kwargs={"start_method": "spawn"}, env_kwargs={"level": 19})
+    obs = env.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        masks = np.stack(env.env_method("action_masks"))
+        obs, _, dones, infos = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        ended += int(dones.sum())
+        for i in np.flatnonzero(dones):
+            assert "terminal_observation" in infos[i] and "episode" in infos[i]
+    env.close()
+    assert ended >= 1

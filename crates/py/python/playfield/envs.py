@@ -496,6 +496,9 @@ class _CoreEnv(gym.Env):
         self._extra_rewards = bool(self.options.survival_reward or self.options.game_over_reward)
         self._human = render_mode == "human"
         self._draw_piece = self.options.show_piece and self._kind != "standard"
+        self._fast_step = self._kind == "frames" and self._mode == "board" and not (
+            self._extra_rewards or self._human or self._draw_piece
+        )
 
     # -- Gymnasium API -------------------------------------------------------------------------
 
@@ -824,8 +827,16 @@ class NesTetrisFramesEnv(_CoreEnv):
     _options_class = NesFramesOptions
     metadata = {"render_modes": RENDER_MODES, "render_fps": 60}
 
-    def __init__(self, render_mode: str | None = None, illegal_action: str = "end", **options):
-        super().__init__(render_mode=render_mode, illegal_action=illegal_action, **options)
+    def step(self, action):
+        # A frame is about a microsecond: the plain case skips every optional step.
+        if not self._fast_step:
+            return super().step(action)
+        core = self._core
+        reward, terminated, truncated = core.step(
+            action if type(action) is int else _action_int(action)
+        )
+        board, state, _ = core.observe()
+        return {"board": board, "state": state}, reward, terminated, truncated, {"seed": core.seed}
 
     def nes(self):
         """A copy of the engine."""
