@@ -436,7 +436,10 @@ def test_sb3_subprocesses_started_by_spawn():
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    env = make_vec_env("playfield/NesTetris-v0", n_envs=2, seed=1, vec_env_cls=SubprocVecEnv,
+    # A spawned process starts afresh: "playfield:" makes gymnasium import the package (which
+    # registers the ids) before making the environment.
+    env = make_vec_env("playfield:playfield/NesTetris-v0", n_envs=2, seed=1,
+                       vec_env_cls=SubprocVecEnv,
                        vec_env_kwargs={"start_method": "spawn"}, env_kwargs={"level": 19})
     obs = env.reset()
     rng = np.random.default_rng(0)
