@@ -5,7 +5,9 @@
 //! - [`sweep`]: the same placements found ten columns at a time, for callers that need the set
 //!   and the buttons of a few (the Python environments).
 //! - [`eval`]: Birken's six features and weights.
-//! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::birken`]).
+//! - [`player`]: a player = evaluator + lookahead depth + input model ([`Player::score`],
+//!   [`Player::birken`]); its decision and its ranking of every placement, term by term.
+//! - [`players`]: the registry of players by name, the default (`score`) first.
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
 //! - [`bench`]: a batch of games, its settings and its report.
 
@@ -15,11 +17,13 @@ pub mod field;
 pub mod game;
 pub mod input;
 pub mod player;
+pub mod players;
 pub mod reach;
 pub mod score;
 mod score_player;
 pub mod search;
 pub mod sweep;
+pub mod terms;
 pub mod tune;
 
 pub use eval::{Features, Weights};
@@ -27,7 +31,9 @@ pub use game::{
     GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot, game_seed, play_game,
 };
 pub use input::{InputModel, InputModelError};
-pub use player::{Decision, Evaluator, Player, Situation, Workspace};
+pub use player::{Decision, Evaluator, Player, Ranked, Situation, Workspace};
+pub use players::{DEFAULT_PLAYER, PLAYERS, PlayerError, PlayerInfo};
 pub use score::ScoreWeights;
 pub use search::{PieceState, Placement, Searcher};
 pub use sweep::{SweepPlacement, Sweeper};
+pub use terms::Term;

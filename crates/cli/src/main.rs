@@ -27,6 +27,9 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no command: watch this player (in a terminal) or print its game's summary.
+    #[command(flatten)]
+    who: nes::players::PlayerArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -57,6 +60,7 @@ struct ServeArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let who = cli.who;
     let result = match cli.command {
         Some(Command::Nes(cmd)) => nes::run(cmd),
         Some(Command::Standard(cmd)) => standard::run(cmd),
@@ -66,7 +70,7 @@ fn main() -> ExitCode {
             port: args.port,
         })
         .map_err(anyhow::Error::from),
-        None => nes::run_default(),
+        None => nes::run_default(&who),
     };
     if let Some(signal) = signals::received() {
         // The view has restored the terminal; end as the signal would have.

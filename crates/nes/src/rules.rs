@@ -265,6 +265,9 @@ static MINO_CHECKS: [[MinoCheck; 4]; 20] = {
     table
 };
 
+/// The highest score the ROM shows: `addLineClearPoints` caps the six BCD digits at 999,999.
+pub const SCORE_CAP: u32 = 999_999;
+
 /// The score loop of `addLineClearPoints`: adds the BCD `points` to the BCD `score` `count` times
 /// (256 times when `count` is 0), capping at 999,999 whenever the top digit passes 9, or with
 /// `millions` carrying the top digit's overflow there (the uncapped score).
@@ -279,7 +282,7 @@ fn add_points_repeatedly(score: &mut [u8; 3], points: u16, count: u8, millions: 
         return;
     };
     let total = match millions {
-        None => sum.min(999_999),
+        None => sum.min(SCORE_CAP),
         Some(m) => {
             *m += sum / 1_000_000;
             sum % 1_000_000
@@ -318,7 +321,7 @@ pub(crate) fn add_line_clear_points_capped_and_uncapped(
     };
     *millions += sum / 1_000_000;
     let low = sum % 1_000_000;
-    let capped = sum.min(999_999);
+    let capped = sum.min(SCORE_CAP);
     *score = six_digits_bcd(capped);
     *uncapped = if low == capped {
         *score

@@ -183,7 +183,7 @@ pub const FRAMES_PER_DROP_NTSC: [u8; 30] = [
     1,
 ];
 
-/// `framesPerDropTable` of the PAL build (the reference document of verified facts).
+/// `framesPerDropTable` of the PAL build (`pal-gravity` in docs/facts.md).
 pub const FRAMES_PER_DROP_PAL: [u8; 30] = [
     36, 32, 29, 25, 22, 18, 15, 11, 7, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1,

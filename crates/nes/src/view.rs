@@ -188,6 +188,16 @@ impl std::fmt::Display for Board {
 }
 
 impl Nes {
+    /// Whether the next frame runs the player's controls for the active piece: the game is in
+    /// play, the main loop is back at `gameModeState` 2 (the start of a frame of play) and
+    /// `playState` is `playState_playerControlsActiveTetrimino`.
+    #[must_use]
+    pub fn controllable(&self) -> bool {
+        self.raw.game_mode == crate::engine::game_mode::PLAY
+            && self.raw.game_mode_state == 2
+            && self.raw.player1.play_state == crate::engine::play_state::ACTIVE
+    }
+
     /// The score (`score`, BCD, read as decimal; the ROM caps it at 999,999).
     #[must_use]
     pub fn score(&self) -> u32 {

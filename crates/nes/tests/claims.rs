@@ -1,4 +1,4 @@
-//! Every mechanical fact of the reference document of verified NES Tetris facts, one test per
+//! Every mechanical fact of the NES facts in docs/facts.md (the document), one test per
 //! fact id (`tetris-nes/das-wall-charge` is `das_wall_charge`), on the engine. Each test sets up
 //! the situation the document describes and asserts the figure it states; where the document is
 //! disputed or wrong, the test asserts what the ROM does and its comment says how the document

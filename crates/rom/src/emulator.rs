@@ -174,7 +174,7 @@ impl Emulator {
     }
 
     /// The work RAM, writable between frames: tests set up a game situation in RAM, as the
-    /// reference document's probes did in Mesen.
+    /// facts of docs/facts.md were first measured in an emulator.
     pub fn ram_mut(&mut self) -> &mut [u8; RAM_SIZE] {
         self.deck.wram_mut()
     }

@@ -1,4 +1,4 @@
-//! The mechanical facts of the reference document of verified NES facts on the real ROM: the
+//! The mechanical facts of docs/facts.md (the document) on the real ROM: the
 //! same situations as `playfield-nes`'s `tests/claims.rs` (`support/facts.rs` of that crate,
 //! included here), driven through the gamepad and RAM of Tetris (USA) in tetanes-core, one test
 //! per fact id. Without a ROM each test prints that it was skipped; with

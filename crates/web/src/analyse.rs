@@ -205,7 +205,8 @@ pub fn analyse(request: &AnalyseRequest) -> Result<Analysis, ApiError> {
     let gravity = situation.gravity();
     let placements = ranked
         .into_iter()
-        .map(|d| {
+        .map(|ranked| {
+            let d = ranked.decision;
             let buttons: Vec<String> = d.inputs.iter().map(|&b| button_letters(b)).collect();
             let mut s = start;
             let path = d

@@ -193,7 +193,7 @@ fn modifier_labels(game: &GameConfig, uncapped: bool) -> Vec<String> {
 }
 
 /// The score the game cannot go past.
-pub const MAX_SCORE: u32 = 999_999;
+pub const MAX_SCORE: u32 = playfield_nes::rules::SCORE_CAP;
 
 /// What a batch plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -338,6 +338,8 @@ pub struct GameSummary {
     pub clears: [u32; 4],
     /// The uncapped score when the game reached 130, 230 and 330 lines (`None`: it did not).
     pub score_at_lines: [Option<u64>; 3],
+    /// Points scored in each of [`BANDS`] (0 in a band the game did not reach).
+    pub band_points: [u64; 4],
     /// Per-piece decision time, median and 99th percentile, in milliseconds (one thread).
     /// Measured, so not part of the game's printed record (which is the same on every run).
     #[serde(skip)]
@@ -353,7 +355,7 @@ impl fmt::Display for GameSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "game {}: seed {} score {} (uncapped {}) lines {} level {} tetris rate {:.0}% frames {} ({})",
+            "game {}: seed {} score {} (uncapped {}) lines {} level {} tetris rate {:.0}% frames {} ({}); points by band {}",
             self.game,
             self.seed,
             self.score,
@@ -362,7 +364,8 @@ impl fmt::Display for GameSummary {
             self.level,
             100.0 * self.tetris_rate(),
             self.frames,
-            end_text(&self.end)
+            end_text(&self.end),
+            self.band_points.map(|p| p.to_string()).join("/")
         )
     }
 }
@@ -391,9 +394,28 @@ pub const CURVE_STEP: u32 = 10;
 
 /// BetaTetris hybrid v0.1's published mean score at 130, 230 and 330 lines in its benchmark
 /// (start 18, 30 Hz, 18-frame reaction, double speed from 39, 430-line cap; 1,100 seeds),
-/// drawn beside ours for comparison (REFERENCE.md, "Playing for score").
+/// drawn beside ours for comparison (docs/facts.md, last section).
 pub const BETATETRIS_SCORE_AT_LINES: [(u32, f64); 3] =
     [(130, 657_892.0), (230, 1_293_916.0), (330, 2_038_563.0)];
+
+/// The line bands in which the game is scored, by the gravity from start level 18: level 18
+/// (0-130 lines), levels 19-28 (130-230), levels 29-38 (230-330), and 330-430 (double speed in
+/// BetaTetris's format, whose games end at 430 lines).
+pub const BANDS: [(u32, u32); 4] = [(0, 130), (130, 230), (230, 330), (330, 430)];
+
+/// BetaTetris hybrid v0.1's published mean points in each of [`BANDS`]: the differences of its
+/// mean scores at 130, 230 and 330 lines ([`BETATETRIS_SCORE_AT_LINES`]) and its mean final
+/// score, 2,426,105.
+pub const BETATETRIS_BAND_POINTS: [f64; 4] = [657_892.0, 636_024.0, 744_647.0, 387_542.0];
+
+/// The uncapped score of `r` when it reached `lines` lines, or its final score if it ended
+/// before.
+fn score_by(r: &GameResult, lines: u32) -> u64 {
+    if lines == 0 {
+        return 0;
+    }
+    r.score_at_lines(lines).unwrap_or(r.uncapped_score)
+}
 
 impl GameSummary {
     /// The summary of game `index` (0-based) with seed `seed`.
@@ -411,6 +433,7 @@ impl GameSummary {
             uncapped_score: r.uncapped_score,
             clears: r.clears,
             score_at_lines: SCORE_CHECKPOINTS.map(|l| r.score_at_lines(l)),
+            band_points: BANDS.map(|(from, to)| score_by(r, to).saturating_sub(score_by(r, from))),
             score_curve: (1..=r.lines / CURVE_STEP)
                 .map_while(|k| r.score_at_lines(k * CURVE_STEP))
                 .collect(),
@@ -483,12 +506,27 @@ pub struct BenchSummary {
     pub maxout_share: f64,
     /// Mean uncapped score at 130, 230 and 330 lines, over the games that got there.
     pub mean_score_at_lines: Vec<(u32, Option<f64>)>,
+    /// Mean points per game in each of [`BANDS`], beside BetaTetris's.
+    pub band_points: Vec<BandPoints>,
     /// Share of games that ended (top-out) before 230 lines.
     pub ended_before_230: f64,
     /// Per-piece decision time in milliseconds: median of the games' medians.
     pub decision_ms_median: f64,
     /// Per-piece decision time in milliseconds: the largest of the games' 99th percentiles.
     pub decision_ms_p99: f64,
+}
+
+/// The mean points per game scored in one of [`BANDS`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BandPoints {
+    /// The band's first line count.
+    pub from_lines: u32,
+    /// The line count that ends it.
+    pub to_lines: u32,
+    /// Mean points scored in it, over all games (0 for a game that never got there).
+    pub mean: f64,
+    /// BetaTetris hybrid v0.1's published mean ([`BETATETRIS_BAND_POINTS`]).
+    pub betatetris: f64,
 }
 
 /// The report, filled one game at a time (memory: a few numbers per game).
@@ -502,6 +540,7 @@ pub struct BenchReport {
     burned: Vec<f64>,
     clears: [u64; 4],
     at_lines: [(f64, u64); 3],
+    band_points: [f64; 4],
     curve: Vec<(f64, u64)>,
     ended_before_230: u64,
     decision_medians: Vec<f64>,
@@ -542,6 +581,9 @@ impl BenchReport {
         for (acc, &score) in self.curve.iter_mut().zip(&game.score_curve) {
             acc.0 += score as f64;
             acc.1 += 1;
+        }
+        for (acc, &points) in self.band_points.iter_mut().zip(&game.band_points) {
+            *acc += points as f64;
         }
         for (acc, score) in self.at_lines.iter_mut().zip(game.score_at_lines) {
             if let Some(s) = score {
@@ -600,6 +642,17 @@ impl BenchReport {
                 .zip(self.at_lines)
                 .map(|(&l, (sum, n))| (l, (n > 0).then(|| sum / n as f64)))
                 .collect(),
+            band_points: BANDS
+                .iter()
+                .zip(self.band_points)
+                .zip(BETATETRIS_BAND_POINTS)
+                .map(|((&(from_lines, to_lines), sum), betatetris)| BandPoints {
+                    from_lines,
+                    to_lines,
+                    mean: sum / games as f64,
+                    betatetris,
+                })
+                .collect(),
             ended_before_230: self.ended_before_230 as f64 / games as f64,
             decision_ms_median: if medians.is_empty() {
                 0.0
@@ -644,11 +697,31 @@ mod tests {
             uncapped_score: u64::from(score),
             clears: [1, 0, 0, 1],
             score_at_lines: [None; 3],
+            band_points: [0; 4],
             decision_ms: (1.0, 2.0),
             score_curve: (1..=u64::from(score / 10_000))
                 .map(|k| k * 10_000)
                 .collect(),
         }
+    }
+
+    #[test]
+    fn band_points_add_up_to_the_score_within_the_bands() {
+        let mut r = GameResult::stopped(String::new());
+        // A game that scored 1,000 points per line and ended at 250 lines.
+        r.score_by_lines = (1..=250).map(|l| (l, u64::from(l) * 1000)).collect();
+        r.uncapped_score = 250_000;
+        r.lines = 250;
+        let g = GameSummary::new(0, 0, &r);
+        assert_eq!(g.band_points, [130_000, 100_000, 20_000, 0]);
+        assert_eq!(g.band_points.iter().sum::<u64>(), r.uncapped_score);
+        let mut report = BenchReport::new(true);
+        report.add(&g);
+        report.add(&GameSummary::new(1, 1, &GameResult::stopped(String::new())));
+        let bands = report.summary().unwrap().band_points;
+        assert_eq!(bands[0].mean, 65_000.0);
+        assert_eq!((bands[3].from_lines, bands[3].to_lines), (330, 430));
+        assert_eq!(bands[3].betatetris, 387_542.0);
     }
 
     #[test]

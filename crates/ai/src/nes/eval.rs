@@ -40,7 +40,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Birken's weights (REFERENCE.md, from his source).
+    /// Birken's weights, from his published source (docs/facts.md).
     pub const BIRKEN: Weights = Weights {
         lines_cleared: 1.0,
         lock_height: 12.885008263218383,

@@ -392,9 +392,7 @@ impl LevelMenuWaits {
 
 /// Whether the first piece is under control: where [`start_game`] stops.
 fn first_piece_under_control(n: &Nes) -> bool {
-    n.raw().game_mode == game_mode::PLAY
-        && n.raw().game_mode_state == 2
-        && n.raw().player1.play_state == play_state::ACTIVE
+    n.controllable()
 }
 
 /// [`start_game`] resumed from `nes`, whose frames so far are `input`: power-on, or the state
@@ -544,9 +542,7 @@ fn next_play_buttons_gated<G>(
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
-    let controllable =
-        nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
-    if !controllable {
+    if !nes.controllable() {
         return Buttons::NONE;
     }
     let situation = Situation {
@@ -662,6 +658,11 @@ impl Pilot {
         };
         self.prev = buttons;
         buttons
+    }
+
+    /// Hands the gamepad to `player`: the piece in play keeps its plan, the next is its.
+    pub fn set_player(&mut self, player: Player) {
+        self.player = player;
     }
 
     /// Where the current plan locks the piece: (`tetriminoX`, `tetriminoY`, orientation id).

@@ -9,6 +9,7 @@ use super::input::InputModel;
 use super::score::ScoreWeights;
 use super::search::{Gravity, PieceState, Placement, Searcher, drop_speed, free_placements};
 use super::sweep::Sweeper;
+use super::terms::Term;
 
 /// Added to the cost of a placement after which the preview piece has nowhere to lock (the game
 /// would end), so any survivable pair is preferred.
@@ -66,6 +67,17 @@ pub struct Decision {
     /// The evaluator's rating of the choice: Birken's cost (lower is better), or the score
     /// player's value negated, so lower is better for both.
     pub cost: f64,
+}
+
+/// A placement in a player's ranking ([`Player::rank`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranked {
+    /// The placement, its buttons and its cost (as [`Player::decide`] gives them).
+    pub decision: Decision,
+    /// The player's value of the placement (higher is better: the cost negated).
+    pub value: f64,
+    /// What the value is made of: the terms sum to it (up to rounding).
+    pub terms: Vec<Term>,
 }
 
 /// Search buffers a player reuses from piece to piece.
@@ -168,10 +180,14 @@ impl Player {
         })
     }
 
-    /// Every placement of the active piece with its cost and buttons, best first: the ranking
-    /// behind [`Player::decide`] for Birken's evaluator (same costs; ties keep the search's order,
-    /// so the first entry is the placement `decide` chooses). Empty when the piece has nowhere to
-    /// lock, and for the score player (its ranking is not exposed).
+    /// Every placement of the active piece, best first, with its value and what makes it up:
+    /// the ranking behind [`Player::decide`] (the first entry is the placement `decide`
+    /// chooses). Empty when the piece has nowhere to lock.
+    ///
+    /// Birken's evaluator rates every placement alike; its terms are his features times their
+    /// weights, negated (his cost is minimised), and `preview` what the preview's best reply
+    /// adds. The score player rates in stages (see its module): the placements it looked at
+    /// further come first, and `preview` / `deeper` say what looking ahead changed.
     pub fn rank(
         &self,
         ws: &mut Workspace,
@@ -179,10 +195,26 @@ impl Player {
         start: PieceState,
         situation: Situation,
         next: Option<u8>,
-    ) -> Vec<Decision> {
-        let Evaluator::Birken(weights) = &self.evaluator else {
-            return Vec::new();
-        };
+    ) -> Vec<Ranked> {
+        match &self.evaluator {
+            Evaluator::Birken(weights) => {
+                self.rank_birken(weights, ws, page, start, situation, next)
+            }
+            Evaluator::Score(weights) => {
+                super::score_player::rank(self, weights, ws, page, start, situation, next)
+            }
+        }
+    }
+
+    fn rank_birken(
+        &self,
+        weights: &Weights,
+        ws: &mut Workspace,
+        page: &[u8; 256],
+        start: PieceState,
+        situation: Situation,
+        next: Option<u8>,
+    ) -> Vec<Ranked> {
         let placements = ws
             .first
             .search(page, start, situation.gravity(), &self.input)
@@ -201,10 +233,49 @@ impl Player {
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         ranked
             .into_iter()
-            .map(|(cost, placement)| Decision {
-                placement,
-                inputs: ws.first.inputs(&placement),
-                cost,
+            .map(|(cost, placement)| {
+                let mut board = *page;
+                let lines =
+                    lock_and_clear(&mut board, placement.x, placement.y, placement.orientation);
+                let f = board_features(&board);
+                let term = |name, value: f64| Term {
+                    name,
+                    value: -value,
+                };
+                let mut terms = vec![
+                    term("lines_cleared", weights.lines_cleared * f64::from(lines)),
+                    term(
+                        "lock_height",
+                        weights.lock_height * lock_height(placement.y, placement.orientation),
+                    ),
+                    term("well_cells", weights.well_cells * f.well_cells),
+                    term("column_holes", weights.column_holes * f.column_holes),
+                    term(
+                        "column_transitions",
+                        weights.column_transitions * f.column_transitions,
+                    ),
+                    term(
+                        "row_transitions",
+                        weights.row_transitions * f.row_transitions,
+                    ),
+                ];
+                if next.is_some() {
+                    // With the preview the board after it is rated instead: the difference.
+                    let shown: f64 = terms.iter().map(|t| t.value).sum();
+                    terms.push(Term {
+                        name: "preview",
+                        value: -cost - shown,
+                    });
+                }
+                Ranked {
+                    decision: Decision {
+                        placement,
+                        inputs: ws.first.inputs(&placement),
+                        cost,
+                    },
+                    value: -cost,
+                    terms,
+                }
             })
             .collect()
     }

@@ -3,13 +3,13 @@
 //! before level 29's gravity puts the well out of reach, and cash lines in when the game's end
 //! is near.
 //!
-//! What the strongest NES bots are known to value (REFERENCE.md, "Playing for score"): tetrises
+//! What the strongest NES bots are known to value (docs/facts.md, last section): tetrises
 //! over burns, holes as the worst fault, a flat surface, no covered well, heights that depend on
 //! how far a piece can still travel. Danger here is measured, not guessed: a vertical I is tapped
 //! from spawn toward the well as fast as the input timeline allows against the level's gravity
 //! ([`super::reach`]); if it cannot get there, the well is lost.
 //!
-//! Weights are data ([`ScoreWeights`], JSON), tuned by `playfield nes tune`.
+//! Weights are data ([`ScoreWeights`], JSON); `playfield nes tune` searches for others.
 
 use std::path::Path;
 
@@ -21,6 +21,7 @@ use super::field::{FULL_ROW, Field};
 use super::input::InputModel;
 use super::reach;
 use super::search::Gravity;
+use super::terms::Term;
 
 /// The column the player keeps open for tetrises (the rightmost).
 pub const WELL: usize = 9;
@@ -102,29 +103,26 @@ pub struct ScoreWeights {
     /// every board of a decision is judged under it: its safe height, its reach ceiling for the
     /// drought, the well's and the left wall's reach ([`ScoreWeights::judging_gravity`]). A
     /// stack that levels 19-28 can still serve (a vertical I gets into the well over 15 rows)
-    /// is lost at level 29 (12 rows): games that came to level 29 with a tall ready stack died
-    /// within 20 lines of it. So the stack comes down before, at the price of some burns. 0:
-    /// never.
+    /// is lost at level 29 (12 rows), so the stack comes down before, at the price of some
+    /// burns. 0: never.
     pub cash_in_lines: f64,
     /// Per row waiting for an I below a covered well whose covering row also has a hole (not
     /// at double speed). Such a cover is not cleared by filling its row from above: its hole
     /// must be dug out first, and until then the rows below cannot take a tetris, while the
-    /// cover alone ([`ScoreWeights::holes`]) costs one hole. Most boards on which the
-    /// benchmark's games ended before 230 lines had such a cover, some with nine rows behind it.
+    /// cover alone ([`ScoreWeights::holes`]) costs one hole.
     pub locked_well: f64,
     /// The I-drought risk on the decision's board (the `drought` term's chance that no I comes
     /// in the pieces the stack can still take, [`ScoreWeights::drought_risk`]) from which the
     /// decision lines out: no well kept, burns free, all ten columns judged alike, as at double
     /// speed ([`Context::line_out`]). A stack ready for a tetris cannot wait out a long
-    /// drought: most games that ended before 230 lines had gone 22 to 47 pieces without an I
-    /// on such a stack, covering the well piece by piece with holes in its rows. Lining out
-    /// burns the ready rows down while they are still clean. 0: never.
+    /// drought: it covers the well piece by piece with holes in its rows. Lining out burns the
+    /// ready rows down while they are still clean. 0: never.
     pub line_out_risk: f64,
 }
 
 impl ScoreWeights {
-    /// The shipped weights. Hand-set from the terms' meaning, then tuned; see
-    /// `crates/ai/weights/score.json` for how they were made.
+    /// The shipped weights, `crates/ai/weights/score.json` (its README says what each term
+    /// measures and how the file was made).
     #[must_use]
     pub fn shipped() -> ScoreWeights {
         serde_json::from_str(include_str!("../../weights/score.json"))
@@ -272,9 +270,8 @@ pub struct Context {
     /// The gravity every board of one decision is judged under, set once at the decision's
     /// root ([`Context::judged_gravity`]). Judged each under its own gravity, a candidate that
     /// clears the lines to the next speed-up looks worse than one that stops short of it (the
-    /// faster gravity's safe height and reach ceiling are lower), so the player put the speed-up
-    /// off while its stack grew: 12 of the benchmark's 100 games of seed 1 ended at 329 lines,
-    /// one short of double speed. `None`: each board under its own gravity.
+    /// faster gravity's safe height and reach ceiling are lower), so the player would put the
+    /// speed-up off while its stack grew. `None`: each board under its own gravity.
     pub judged: Option<Gravity>,
     /// Whether every board of the decision is judged lining out, as at double speed: no well
     /// kept, burns free ([`ScoreWeights::double_speed_burn_factor`]), all ten columns alike. Set
@@ -443,9 +440,21 @@ impl ScoreWeights {
     }
 
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
-    /// frames ([`press_frames`]).
+    /// frames ([`press_frames`]): the sum of [`ScoreWeights::board_terms`].
+    #[inline]
     #[must_use]
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
+        let [first, rest @ ..] = self.board_terms(field, ctx, presses);
+        // Summed in the terms' order from the first, so the value is the same to the bit
+        // whichever way it is asked for.
+        rest.iter().fold(first.value, |sum, term| sum + term.value)
+    }
+
+    /// Each term's contribution to the value of a board in `ctx` (weight times what the term
+    /// measures, 0 where the term does not apply), in a fixed order.
+    #[inline]
+    #[must_use]
+    pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> [Term; 14] {
         let heights = field.heights();
         let mut holes = 0u32;
         let mut hole_rows = 0u32;
@@ -529,36 +538,60 @@ impl ScoreWeights {
             presses,
         );
         let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
-        self.holes * f64::from(holes + well_cover)
-            + self.hole_rows * f64::from(hole_rows.count_ones() + well_cover)
-            + self.bumpiness * bumpiness
-            + self.bumpiness_squared * bumpiness_squared
-            + self.deep_wells * deep_wells
-            + self.well_cells * well_cells
-            + self.locked_well * f64::from(locked_rows)
-            + self.height * height_sum / columns as f64
-            + self.danger * danger
-            + self.double_speed_edge_gaps * edge_gaps
-            + if line_out {
-                0.0
-            } else {
-                self.drought * self.drought_risk(&heights, ctx)
-            }
-            + if !line_out && ready >= 4 && heights[WELL] == 0 {
-                self.tetris_ready
-            } else {
-                0.0
-            }
-            + if well_reachable || line_out {
-                0.0
-            } else {
-                self.well_unreachable
-            }
-            + if left_reachable {
-                0.0
-            } else {
-                self.left_unreachable
-            }
+        let term = |name, value| Term { name, value };
+        [
+            term("holes", self.holes * f64::from(holes + well_cover)),
+            term(
+                "hole_rows",
+                self.hole_rows * f64::from(hole_rows.count_ones() + well_cover),
+            ),
+            term("bumpiness", self.bumpiness * bumpiness),
+            term(
+                "bumpiness_squared",
+                self.bumpiness_squared * bumpiness_squared,
+            ),
+            term("deep_wells", self.deep_wells * deep_wells),
+            term("well_cells", self.well_cells * well_cells),
+            term("locked_well", self.locked_well * f64::from(locked_rows)),
+            term("height", self.height * height_sum / columns as f64),
+            term("danger", self.danger * danger),
+            term(
+                "double_speed_edge_gaps",
+                self.double_speed_edge_gaps * edge_gaps,
+            ),
+            term(
+                "drought",
+                if line_out {
+                    0.0
+                } else {
+                    self.drought * self.drought_risk(&heights, ctx)
+                },
+            ),
+            term(
+                "tetris_ready",
+                if !line_out && ready >= 4 && heights[WELL] == 0 {
+                    self.tetris_ready
+                } else {
+                    0.0
+                },
+            ),
+            term(
+                "well_unreachable",
+                if well_reachable || line_out {
+                    0.0
+                } else {
+                    self.well_unreachable
+                },
+            ),
+            term(
+                "left_unreachable",
+                if left_reachable {
+                    0.0
+                } else {
+                    self.left_unreachable
+                },
+            ),
+        ]
     }
 }
 

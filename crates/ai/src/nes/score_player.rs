@@ -11,11 +11,12 @@
 use playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION;
 
 use super::field::{Field, transition_probability};
-use super::player::{Decision, Player, Situation, Workspace};
+use super::player::{Decision, Player, Ranked, Situation, Workspace};
 use super::reach;
 use super::score::{Context, ScoreWeights, has_holes, press_frames};
 use super::search::{Gravity, PieceState, Placement};
 use super::sweep::SweepPlacement;
+use super::terms::Term;
 
 /// The value of a board on which the next piece cannot spawn (the game is over).
 const TOP_OUT: f64 = -1e6;
@@ -152,18 +153,6 @@ impl Planner<'_> {
     }
 }
 
-/// A placement being rated: its value so far, its index among the placements, its clear reward,
-/// and the field and context after it.
-type Candidate = (f64, usize, f64, Field, Context);
-
-/// The candidate of highest value; ties keep the earlier placement (breadth-first order), for
-/// determinism.
-fn leader(rated: &[Candidate]) -> Option<&Candidate> {
-    rated
-        .iter()
-        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
-}
-
 /// The context every board of a decision is judged in: the game's `situation`, when the gravity
 /// speeds up next, the one gravity of the decision, and whether it lines out, on `field` with
 /// the piece `current` and the preview `next` (if seen).
@@ -208,8 +197,32 @@ fn decision_context(
     }
 }
 
-/// The score player's choice for the active piece; see the module comment.
-pub(crate) fn decide(
+/// How far the score player looked at a placement: the board alone, with the preview (or the
+/// expected preview), or one piece deeper. Values of different stages are not comparable: only
+/// the placements that lead at one stage go on to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    Board,
+    Preview,
+    Deeper,
+}
+
+/// A placement being rated: its value so far, its index among the placements, its clear reward,
+/// the value of the board after it, and that board and context, and the stage the value is of.
+struct Rating {
+    value: f64,
+    index: usize,
+    reward: f64,
+    board: f64,
+    preview: f64,
+    field: Field,
+    after: Context,
+    stage: Stage,
+}
+
+/// Every placement the sweep finds from `start`, each rated as far as the decision looks at it
+/// (see the module comment), in no particular order; with the decision's context.
+fn rate(
     player: &Player,
     w: &ScoreWeights,
     ws: &mut Workspace,
@@ -217,7 +230,7 @@ pub(crate) fn decide(
     start: PieceState,
     situation: Situation,
     next: Option<u8>,
-) -> Option<Decision> {
+) -> (Vec<SweepPlacement>, Vec<Rating>, Context) {
     let field = Field::from_page(page);
     let current = piece_of(start.orientation);
     let next_piece = next.map(piece_of);
@@ -235,10 +248,10 @@ pub(crate) fn decide(
         .second
         .search(page, start, ctx.gravity(), &player.input)
         .to_vec();
-    // (value, placement index, clear reward, field after, context after), first rated by the
-    // board alone; the leading ones then by the preview (or the expected preview).
-    let mut rated: Vec<Candidate> = Vec::with_capacity(placements.len());
-    for (i, p) in placements.iter().enumerate() {
+    // First rated by the board alone; the leading ones then by the preview (or the expected
+    // preview).
+    let mut rated: Vec<Rating> = Vec::with_capacity(placements.len());
+    for (index, p) in placements.iter().enumerate() {
         let mut f = field;
         let Some(cleared) = f.lock(p.orientation, p.x as i8, p.y as i8) else {
             continue;
@@ -250,66 +263,159 @@ pub(crate) fn decide(
         } else {
             w.board_value(&f, &after, &planner.presses)
         };
-        rated.push((reward + board, i, reward, f, after));
+        rated.push(Rating {
+            value: reward + board,
+            index,
+            reward,
+            board,
+            preview: 0.0,
+            field: f,
+            after,
+            stage: Stage::Board,
+        });
     }
-    rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    rated.truncate(PREVIEW_CANDIDATES);
-    for (value, _, reward, f, after) in &mut rated {
+    let by_value = |a: &Rating, b: &Rating| b.value.total_cmp(&a.value).then(a.index.cmp(&b.index));
+    rated.sort_by(by_value);
+    for r in rated.iter_mut().take(PREVIEW_CANDIDATES) {
         let future = match next_piece {
-            _ if Planner::capped(after) => 0.0,
-            Some(n) => planner.best_drop_value(f, n, after),
-            None => planner.expected_value(f, current, after),
+            _ if Planner::capped(&r.after) => 0.0,
+            Some(n) => planner.best_drop_value(&r.field, n, &r.after),
+            None => planner.expected_value(&r.field, current, &r.after),
         };
-        *value = *reward + future;
+        r.value = r.reward + future;
+        r.preview = r.value;
+        r.stage = Stage::Preview;
     }
     // One piece deeper for the leading candidates: their best drops of the preview, each
     // followed by the expected best of the unseen piece after the preview instead of the board
     // value. When the preview is seen too late to change the placement, the same under each
-    // possible preview, weighted by the randomizer. The others are dropped: values one piece
-    // deeper are not comparable with the shallower ones (the extra piece's reward and board
-    // replace a board value).
+    // possible preview, weighted by the randomizer. The others stay at the preview's stage:
+    // values one piece deeper are not comparable with the shallower ones (the extra piece's
+    // reward and board replace a board value).
     // The decision is also final when the placement it leans to locks before the preview is
     // seen (a high stack at level 18): no second look comes then.
     let before_preview = player.input.reaction.saturating_sub(start.frame);
+    let previewed = rated.len().min(PREVIEW_CANDIDATES);
     let locks_before_preview =
-        leader(&rated).is_some_and(|r| placements[r.1].frames < before_preview);
+        leader(&rated[..previewed]).is_some_and(|r| placements[r.index].frames < before_preview);
     let blind = next_piece.is_none()
         && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
-        rated.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        rated.truncate(DEEPER_CANDIDATES);
-        for entry in &mut rated {
-            let (value, _, reward, f, after) = entry;
-            if Planner::capped(after) {
+        rated[..previewed].sort_by(by_value);
+        for r in rated.iter_mut().take(DEEPER_CANDIDATES) {
+            r.stage = Stage::Deeper;
+            if Planner::capped(&r.after) {
                 continue;
             }
-            *value = *reward
+            r.value = r.reward
                 + match next_piece {
-                    Some(n) => planner.deeper_value(f, n, after),
+                    Some(n) => planner.deeper_value(&r.field, n, &r.after),
                     None => (0..7)
                         .map(|n| {
-                            transition_probability(current, n) * planner.deeper_value(f, n, after)
+                            transition_probability(current, n)
+                                * planner.deeper_value(&r.field, n, &r.after)
                         })
                         .sum(),
                 };
         }
     }
-    let best = leader(&rated)?;
-    let inputs = ws.second.inputs(&placements[best.1]);
+    (placements, rated, ctx)
+}
+
+/// The candidate of highest value; ties keep the earlier placement (breadth-first order), for
+/// determinism.
+fn leader(rated: &[Rating]) -> Option<&Rating> {
+    rated
+        .iter()
+        .max_by(|a, b| a.value.total_cmp(&b.value).then(b.index.cmp(&a.index)))
+}
+
+/// The best first: the deepest stage first, then by value, ties in the placements' order.
+fn ranking_order(a: &Rating, b: &Rating) -> std::cmp::Ordering {
+    b.stage
+        .cmp(&a.stage)
+        .then(b.value.total_cmp(&a.value))
+        .then(a.index.cmp(&b.index))
+}
+
+/// The score player's choice for the active piece; see the module comment.
+pub(crate) fn decide(
+    player: &Player,
+    w: &ScoreWeights,
+    ws: &mut Workspace,
+    page: &[u8; 256],
+    start: PieceState,
+    situation: Situation,
+    next: Option<u8>,
+) -> Option<Decision> {
+    let (placements, rated, ctx) = rate(player, w, ws, page, start, situation, next);
+    let best = rated.iter().min_by(|a, b| ranking_order(a, b))?;
+    let inputs = ws.second.inputs(&placements[best.index]);
     let placement = Placement::replayed(page, start, ctx.gravity(), &inputs)?;
     debug_assert_eq!(
         (placement.x, placement.y, placement.orientation),
         (
-            placements[best.1].x,
-            placements[best.1].y,
-            placements[best.1].orientation
+            placements[best.index].x,
+            placements[best.index].y,
+            placements[best.index].orientation
         )
     );
     Some(Decision {
         placement,
         inputs,
-        cost: -best.0,
+        cost: -best.value,
     })
+}
+
+/// Every placement with its value and terms, best first (the first is [`decide`]'s choice).
+pub(crate) fn rank(
+    player: &Player,
+    w: &ScoreWeights,
+    ws: &mut Workspace,
+    page: &[u8; 256],
+    start: PieceState,
+    situation: Situation,
+    next: Option<u8>,
+) -> Vec<Ranked> {
+    let (placements, mut rated, ctx) = rate(player, w, ws, page, start, situation, next);
+    rated.sort_by(ranking_order);
+    let presses = press_frames(&player.input);
+    rated
+        .into_iter()
+        .filter_map(|r| {
+            let inputs = ws.second.inputs(&placements[r.index]);
+            let placement = Placement::replayed(page, start, ctx.gravity(), &inputs)?;
+            let mut terms = vec![Term {
+                name: "clear",
+                value: r.reward,
+            }];
+            if !Planner::capped(&r.after) {
+                terms.extend(w.board_terms(&r.field, &r.after, &presses));
+            }
+            // Looking ahead replaces the board's value by what follows it.
+            if r.stage >= Stage::Preview {
+                terms.push(Term {
+                    name: "preview",
+                    value: r.preview - r.reward - r.board,
+                });
+            }
+            if r.stage == Stage::Deeper {
+                terms.push(Term {
+                    name: "deeper",
+                    value: r.value - r.preview,
+                });
+            }
+            Some(Ranked {
+                decision: Decision {
+                    placement,
+                    inputs,
+                    cost: -r.value,
+                },
+                value: r.value,
+                terms,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -18,10 +18,10 @@ use playfield_nes::{Buttons, Nes};
 
 use super::input::InputModel;
 
-/// NTSC `autorepeatX` reload after a shift (`das_delay`).
-const DAS_DELAY: u8 = 0x0A;
-/// NTSC `autorepeatX` value at which a held direction shifts (`das_reset`).
-const DAS_RESET: u8 = 0x10;
+/// `autorepeatX` reload after a shift, the engine's NTSC `DAS_DELAY` (the AI plays NTSC).
+const DAS_DELAY: u8 = playfield_nes::Region::Ntsc.das_delay();
+/// `autorepeatX` value at which a held direction shifts, the engine's NTSC `DAS_RESET`.
+const DAS_RESET: u8 = playfield_nes::Region::Ntsc.das_reset();
 
 const RIGHT: u8 = Buttons::RIGHT.0;
 const LEFT: u8 = Buttons::LEFT.0;

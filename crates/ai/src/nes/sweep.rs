@@ -43,10 +43,10 @@ const UP: u8 = Buttons::UP.0;
 const A: u8 = Buttons::A.0;
 const B: u8 = Buttons::B.0;
 const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
-/// NTSC `autorepeatX` reload after a shift (`das_delay`).
-const DAS_DELAY: u8 = 0x0A;
-/// NTSC `autorepeatX` value at which a held direction shifts (`das_reset`).
-const DAS_RESET: u8 = 0x10;
+/// `autorepeatX` reload after a shift, the engine's NTSC `DAS_DELAY` (the AI plays NTSC).
+const DAS_DELAY: u8 = playfield_nes::Region::Ntsc.das_delay();
+/// `autorepeatX` value at which a held direction shifts, the engine's NTSC `DAS_RESET`.
+const DAS_RESET: u8 = playfield_nes::Region::Ntsc.das_reset();
 
 /// The searcher's button choices, in its order: d-pad (nothing, Left, Right, Down) × rotation
 /// (nothing, A, B).

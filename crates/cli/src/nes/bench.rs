@@ -9,7 +9,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
-use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, ScoreWeights, play_game};
+use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game};
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
@@ -28,16 +28,6 @@ pub enum GameType {
     B,
 }
 
-/// Which AI plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlayerName {
-    /// The score player: tetrises in a right well, risk from what the input timeline can still
-    /// reach, the preview weighed over the randomizer's odds (`--weights` loads other weights).
-    Score,
-    /// Birken's evaluator with two-piece lookahead: survival, the reference.
-    Birken,
-}
-
 /// Arguments of `nes bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -48,12 +38,8 @@ pub struct BenchArgs {
     /// the preset.
     #[arg(long, value_name = "FORMAT", default_value = "rom", value_parser = parse_format)]
     format: Format,
-    /// Which AI plays.
-    #[arg(long, value_enum, default_value_t = PlayerName::Score)]
-    player: PlayerName,
-    /// The score player's weights as JSON (every term, no other; see crates/ai/weights/).
-    #[arg(long, value_name = "FILE.json")]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    who: super::players::PlayerArgs,
     /// Start level, 0-19 (10-19 are chosen with A held + Start, as a player does). Default: the
     /// format's (18).
     #[arg(long, value_name = "N", value_parser = int(0u8, 19))]
@@ -167,16 +153,7 @@ impl BenchArgs {
             self.reaction.unwrap_or(preset.reaction),
         )
         .map_err(|e| anyhow::anyhow!("--input: {e}"))?;
-        if self.weights.is_some() && self.player != PlayerName::Score {
-            return Err(not_applicable("--weights", "to the birken player"));
-        }
-        let player = match self.player {
-            PlayerName::Birken => Player::birken(input.clone()),
-            PlayerName::Score => match &self.weights {
-                None => Player::score(input.clone()),
-                Some(path) => Player::score_with(ScoreWeights::load(path)?, input.clone()),
-            },
-        };
+        let player = self.who.player(input.clone())?;
         let config = BenchConfig {
             game: GameConfig {
                 game_type: match self.game_type {
@@ -278,6 +255,20 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
         at.join(", "),
         s.decision_ms_median,
         s.decision_ms_p99
+    ));
+    let bands: Vec<String> = s
+        .band_points
+        .iter()
+        .map(|b| {
+            format!(
+                "{}-{}: {:.0} ({:.0})",
+                b.from_lines, b.to_lines, b.mean, b.betatetris
+            )
+        })
+        .collect();
+    text.push_str(&format!(
+        "\n  mean points per game by lines (BetaTetris v0.1 in brackets): {}",
+        bands.join(", ")
     ));
     let modifiers = config.modifiers();
     if !modifiers.is_empty() {

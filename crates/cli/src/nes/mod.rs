@@ -3,6 +3,7 @@
 
 mod bench;
 mod play;
+pub(crate) mod players;
 mod replay;
 mod tune;
 mod watch;

@@ -6,20 +6,16 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use playfield_ai::nes::{GameConfig, InputModel, Player, play_game};
+use playfield_ai::nes::{GameConfig, InputModel, PLAYERS, Pilot, Player, players};
 use playfield_nes::fm2::InputLine;
+use playfield_nes::tables::ORIENTATIONS;
 use playfield_nes::{Events, Nes};
 
-use crate::tui::nes_loop::Speed;
-use crate::tui::{MoviePlayer, WatchOptions};
+use super::players::{PlayerArgs, label};
+use crate::tui::WatchOptions;
+use crate::tui::nes_loop::{FramePlayer, Speed};
 
-/// Who plays: Birken's AI (`playfield_ai::nes`), two-piece lookahead, 30 Hz input, 18 frames of
-/// reaction time. The whole game is computed first; the view then outlines each placement before
-/// the piece locks (`MoviePlayer::with_targets` finds each lock from the input).
-const PLAYER_NAME: &str = "Birken's AI (30 Hz, 18-frame reaction)";
-
-/// The game is computed before it is shown, so it is capped at 36,000 frames (10 minutes of
-/// play; a few seconds of search). The AI usually survives that long from level 18.
+/// The headless game is capped at 36,000 frames (10 minutes of play): a summary, not a marathon.
 const MAX_FRAMES: u64 = 36_000;
 
 /// Arguments of `nes watch`.
@@ -29,7 +25,8 @@ pub struct WatchArgs {
     #[arg(long, value_name = "N", default_value_t = 18, value_parser = crate::checks::int(0u8, 19))]
     level: u8,
     /// Seed of the game (it picks the frames waited in the menus, hence the RNG and the pieces);
-    /// a seed printed by `nes bench` with its default input settings shows that game.
+    /// a seed printed by `nes bench` with its default input settings and the same player shows
+    /// that game.
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
     /// Speed: a multiple of real time (60.0988 frames/s) from 1/64 to 1024, e.g. 1, 2, 0.5, or
@@ -40,27 +37,54 @@ pub struct WatchArgs {
     /// checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
+    #[command(flatten)]
+    who: PlayerArgs,
 }
 
-/// The game the player will play, as input lines from power-on.
-fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
-    let model = InputModel::new("X.", true, 18)?;
-    let player = Player::birken(model);
-    let config = GameConfig {
-        max_frames: Some(MAX_FRAMES),
-        stop_at_max_score: false,
-        ..GameConfig::a_type(level, seed)
-    };
-    let game = play_game(&config, &player, |_, _| Ok(()));
-    Ok(game.input.into_iter().map(InputLine::new).collect())
+/// The input model every watched player uses, as `nes bench`'s default format does: 30 Hz
+/// taps with DAS, the preview seen 18 frames after spawn.
+fn input_model() -> Result<InputModel> {
+    Ok(InputModel::new("X.", true, 18)?)
+}
+
+/// A player at the gamepad, deciding each piece as it comes (as `nes bench` plays it).
+struct LivePlayer {
+    pilot: Pilot,
+    player: Player,
+}
+
+impl FramePlayer for LivePlayer {
+    fn next_line(&mut self, nes: &Nes) -> Option<InputLine> {
+        Some(InputLine::new(self.pilot.buttons(nes)))
+    }
+
+    fn target(&self, _nes: &Nes) -> Option<[(i16, i16); 4]> {
+        let (x, y, orientation) = self.pilot.target()?;
+        let minos = ORIENTATIONS.get(usize::from(orientation))?;
+        Some(minos.map(|m| {
+            (
+                i16::from(x) + i16::from(m.dx),
+                i16::from(y) + i16::from(m.dy),
+            )
+        }))
+    }
+
+    fn switch_player(&mut self) -> Option<String> {
+        let at = PLAYERS.iter().position(|p| p.name == self.player.name)?;
+        let next = PLAYERS[(at + 1) % PLAYERS.len()].name;
+        let player = players::by_name(next, self.player.input.clone()).ok()?;
+        self.pilot.set_player(player.clone());
+        self.player = player;
+        Some(label(&self.player))
+    }
 }
 
 /// `playfield nes watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
-    // Refuse before the (short) precomputation, so a pipe gets its error at once.
     crate::tui::require_terminal("nes watch")?;
     let demo = super::demo_data(args.rom.as_ref())?;
-    watch_game(args.level, args.seed, args.speed, demo)
+    let player = args.who.player(input_model()?)?;
+    watch_game(args.level, args.seed, args.speed, demo, player)
 }
 
 fn watch_game(
@@ -68,21 +92,21 @@ fn watch_game(
     seed: u64,
     speed: Speed,
     demo: Option<std::sync::Arc<playfield_nes::DemoData>>,
+    player: Player,
 ) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
-    crate::output::note(format!(
-        "computing the AI's game (level {level}, seed {seed})..."
-    ));
-    let mut player = MoviePlayer::with_targets(game_lines(level, seed)?, &nes);
-    crate::tui::watch(
-        &mut nes,
-        &mut player,
-        &WatchOptions {
-            title: PLAYER_NAME.to_owned(),
-            speed,
-        },
-    )
+    let config = GameConfig {
+        stop_at_max_score: false,
+        ..GameConfig::a_type(level, seed)
+    };
+    config.validate()?;
+    let title = label(&player);
+    let mut live = LivePlayer {
+        pilot: Pilot::new(&config, player.clone()),
+        player,
+    };
+    crate::tui::watch(&mut nes, &mut live, &WatchOptions { title, speed })
 }
 
 /// What a headless game ended with.
@@ -99,7 +123,13 @@ pub struct Summary {
 }
 
 /// Plays the game without a screen and returns its result.
-pub fn headless(level: u8, seed: u64) -> Result<Summary> {
+pub fn headless(level: u8, seed: u64, player: &Player) -> Result<Summary> {
+    let config = GameConfig {
+        max_frames: Some(MAX_FRAMES),
+        stop_at_max_score: false,
+        ..GameConfig::a_type(level, seed)
+    };
+    let game = playfield_ai::nes::play_game(&config, player, |_, _| Ok(()));
     let mut nes = Nes::power_on();
     let summary = |nes: &Nes| Summary {
         score: nes.raw().player.score_decimal(),
@@ -107,8 +137,8 @@ pub fn headless(level: u8, seed: u64) -> Result<Summary> {
         level: nes.raw().player.level_number,
         frames: nes.frame(),
     };
-    for line in game_lines(level, seed)? {
-        let events = nes.step_line(&line);
+    for buttons in game.input {
+        let events = nes.step_line(&InputLine::new(buttons));
         if events.has(Events::TOP_OUT) {
             return Ok(summary(&nes));
         }
@@ -119,23 +149,30 @@ pub fn headless(level: u8, seed: u64) -> Result<Summary> {
     Ok(summary(&nes))
 }
 
-/// `playfield` with no arguments: watch a game from level 18 in the terminal, or, when standard
-/// output is not a terminal, play the same game headless and print its summary.
-pub fn run_default() -> Result<()> {
+/// `playfield` with no arguments: watch the strongest player (or `who`'s) from level 18 in the
+/// terminal, or, when standard output is not a terminal, play the same game headless and print
+/// its summary.
+pub fn run_default(who: &PlayerArgs) -> Result<()> {
     const LEVEL: u8 = 18;
     const SEED: u64 = 1;
+    let player = who.player(input_model()?)?;
     if std::io::stdout().is_terminal() {
-        return watch_game(LEVEL, SEED, Speed::Times(1.0), None);
+        return watch_game(LEVEL, SEED, Speed::Times(1.0), None, player);
     }
-    let s = headless(LEVEL, SEED)?;
+    let s = headless(LEVEL, SEED, &player)?;
     let mut out = crate::output::Out::new();
     out.line(format!(
-        "NES Tetris, start level {LEVEL}, seed {SEED}, {PLAYER_NAME}"
+        "NES Tetris, start level {LEVEL}, seed {SEED}, {}",
+        label(&player)
     ))?;
     out.line(format!("score: {}", s.score))?;
     out.line(format!("lines: {}", s.lines))?;
     out.line(format!("level: {}", s.level))?;
     out.line(format!("frames: {}", s.frames))?;
+    out.line(format!(
+        "watch it in a terminal: playfield nes watch --player {} --seed {SEED}",
+        player.name
+    ))?;
     out.flush()?;
     Ok(())
 }

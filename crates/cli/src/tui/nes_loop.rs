@@ -28,6 +28,11 @@ pub trait FramePlayer {
     fn target(&self, _nes: &Nes) -> Option<[(i16, i16); 4]> {
         None
     }
+    /// Hands the gamepad to the next player of the registry (from the next piece on) and
+    /// returns the new title; `None` when this player cannot be switched (a movie).
+    fn switch_player(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Plays a fixed list of input lines (a movie, or a player's precomputed game). Because the whole
@@ -141,9 +146,11 @@ pub struct WatchOptions {
 }
 
 /// Watches `player` play on `nes` in the terminal until q / Esc / Ctrl-C. Keys: 1 2 4 set the
-/// speed, m = max, + / - double / halve, space or p pauses, s or . steps one frame while paused.
+/// speed, m = max, + / - double / halve, space or p pauses, s or . steps one frame while paused,
+/// n hands the game to the next player (an AI's game).
 pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions) -> Result<()> {
     let (mut terminal, _guard) = enter("watching")?;
+    let mut title = options.title.clone();
     let mut speed = options.speed;
     let mut paused = false;
     let mut finished: Option<String> = None;
@@ -186,6 +193,11 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
                 }
                 KeyCode::Char(' ') | KeyCode::Char('p') => paused = !paused,
                 KeyCode::Char('s') | KeyCode::Char('.') if paused => step_one = true,
+                KeyCode::Char('n') => {
+                    if let Some(t) = player.switch_player() {
+                        title = t;
+                    }
+                }
                 _ => {}
             }
             anchor = (Instant::now(), nes.frame());
@@ -233,7 +245,7 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
             Some(why) => format!("finished ({why}) at frame {}; q quits", nes.frame()),
             None => format!(
                 "{}frame {}  speed {}{}  keys: 1 2 4 m speed, +/- faster/slower, space pause, \
-                 s step, q quit",
+                 s step, n next player, q quit",
                 if top_outs > 0 { "GAME OVER  " } else { "" },
                 nes.frame(),
                 speed.label(),
@@ -246,7 +258,7 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
                 f,
                 nes,
                 &Overlay {
-                    title: &options.title,
+                    title: &title,
                     status: &status,
                     target,
                 },

@@ -1,4 +1,4 @@
-//! The situations of the reference document of verified NES facts, written once and run on any
+//! The situations of the NES facts in docs/facts.md (the document), written once and run on any
 //! console: the engine (`tests/claims.rs` of `playfield-nes`) and the real ROM in tetanes-core
 //! (`tests/claims_rom.rs` of `playfield-rom`, which includes this file). A console is driven only
 //! through its gamepad and its 2 KiB of RAM, as the document's probes drove the ROM in Mesen, so

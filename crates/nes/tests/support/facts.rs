@@ -1,4 +1,4 @@
-//! The facts of the reference document of verified NES facts that a console can be driven to,
+//! The facts of docs/facts.md (the document) that a console can be driven to,
 //! each a function named after its fact id that sets up the document's situation on any
 //! [`Console`] and asserts the document's figure: `tests/claims.rs` runs them on the engine,
 //! `playfield-rom`'s `tests/claims_rom.rs` on the real ROM. `game(level)` gives a console with

@@ -20,6 +20,11 @@ fn default_without_a_terminal_prints_a_summary() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("start level 18"), "{text}");
+    // The strongest player by default, and it says so.
+    assert!(
+        text.contains("score player (30 Hz, 18-frame reaction)"),
+        "{text}"
+    );
     let value = |key: &str| -> u64 {
         text.lines()
             .find_map(|l| l.strip_prefix(&format!("{key}: ")))
@@ -32,6 +37,28 @@ fn default_without_a_terminal_prints_a_summary() {
     // Same game every time (fixed seed): the summary is deterministic.
     assert_eq!(playfield(&[]).stdout, text.as_bytes());
     let _ = (value("score"), value("lines"));
+}
+
+#[test]
+fn the_default_game_can_be_played_by_any_registered_player() {
+    let out = playfield(&["--player", "birken"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("birken player"), "{text}");
+    let out = playfield(&["--player", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("nobody") && err.contains("score") && err.contains("birken"),
+        "{err}"
+    );
+    // `nes watch` takes the same choice (refused here only for want of a terminal).
+    let out = playfield(&["nes", "watch", "--player", "birken"]);
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

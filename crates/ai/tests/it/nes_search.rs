@@ -493,3 +493,64 @@ proptest! {
         }
     }
 }
+
+/// Every player's ranking of the placements: its first entry is the placement the player
+/// decides on, and each entry's terms add up to its value.
+mod ranking {
+    use playfield_ai::nes::players::{self, PLAYERS};
+    use playfield_ai::nes::{InputModel, PieceState, Situation, Workspace};
+    use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY};
+    use proptest::prelude::*;
+
+    const TILE_BLOCK: u8 = 0x7B;
+    /// A board of column heights with one hole per column at `holes[x]` rows below its top (0: none).
+    fn board(heights: &[u8], holes: &[u8]) -> [u8; 256] {
+        let mut page = [TILE_EMPTY; 256];
+        for (x, (&h, &hole)) in heights.iter().zip(holes).enumerate() {
+            for y in (20 - usize::from(h))..20 {
+                page[y * 10 + x] = TILE_BLOCK;
+            }
+            if hole > 0 && hole < h {
+                page[(20 - usize::from(h) + usize::from(hole)) * 10 + x] = TILE_EMPTY;
+            }
+        }
+        page
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_first_ranked_placement_is_the_decision_and_terms_sum_to_values(
+            heights in prop::collection::vec(0u8..=12, 10),
+            holes in prop::collection::vec(0u8..=4, 10),
+            piece in 0usize..7,
+            next in prop::option::of(0usize..7),
+            level in prop_oneof![Just(18u8), Just(19), Just(29)],
+            reaction in prop_oneof![Just(0u32), Just(18)],
+        ) {
+            let page = board(&heights, &holes);
+            let input = InputModel::new("X.", true, reaction).unwrap();
+            let start = PieceState::spawn(SPAWN_TABLE[piece], 0);
+            let situation = Situation::a_type(level, [0x20, 0x01]);
+            let next = next.map(|n| SPAWN_TABLE[n]);
+            for info in PLAYERS {
+                let player = players::by_name(info.name, input.clone()).unwrap();
+                let decision = player.decide(&mut Workspace::new(), &page, start, situation, next);
+                let ranked = player.rank(&mut Workspace::new(), &page, start, situation, next);
+                prop_assert_eq!(decision.is_none(), ranked.is_empty());
+                if let (Some(d), Some(first)) = (decision, ranked.first()) {
+                    prop_assert_eq!(&first.decision, &d, "{}", info.name);
+                }
+                for r in &ranked {
+                    let sum: f64 = r.terms.iter().map(|t| t.value).sum();
+                    prop_assert!(
+                        (sum - r.value).abs() <= 1e-6 * r.value.abs().max(1.0),
+                        "{}: terms {:?} sum to {} against {}", info.name, r.terms, sum, r.value
+                    );
+                    prop_assert_eq!(r.value, -r.decision.cost);
+                }
+            }
+        }
+    }
+}
