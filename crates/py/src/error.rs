@@ -140,6 +140,9 @@ pub enum ArgError {
     /// A bad input timeline.
     #[error(transparent)]
     InputModel(#[from] InputModelError),
+    /// A player the registry does not have.
+    #[error(transparent)]
+    Player(#[from] playfield_ai::nes::PlayerError),
     /// A Standard Tetris move model name not known.
     #[error(transparent)]
     MoveModel(#[from] UnknownMoveModel),

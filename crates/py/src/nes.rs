@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
-use playfield_ai::nes::{PieceState, play_game};
+use playfield_ai::nes::{PieceState, play_game, players};
 use playfield_nes::fm2::Movie;
 use playfield_nes::{Buttons, Events, GameType, Nes, Region};
 use pyo3::prelude::*;
@@ -21,6 +21,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nes_game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(orientation_minos, m)?)?;
     m.add_function(wrap_pyfunction!(level_colors, m)?)?;
+    let registry: Vec<(&str, &str)> = players::PLAYERS
+        .iter()
+        .map(|p| (p.name, p.description))
+        .collect();
+    m.add("PLAYERS", registry)?;
     m.add("NES_STATE_LEN", NES_STATE_LEN)?;
     Ok(())
 }
@@ -558,30 +563,40 @@ impl PyPlayer {
         })
     }
 
-    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead. The input
-    /// model's defaults are the environments' (`X.`, DAS, soft drop, reaction 0).
+    /// The registry's player `name` (`playfield.nes.PLAYERS`: the command line's `--player`
+    /// names, the default first). The input model's defaults are the environments' (`X.`, DAS,
+    /// soft drop, reaction 0).
     #[staticmethod]
-    #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
-    fn birken(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+    #[pyo3(signature = (name, input = "X.", das = true, reaction = 0, soft_drop = true))]
+    fn by_name(
+        name: &str,
+        input: &str,
+        das: bool,
+        reaction: u32,
+        soft_drop: bool,
+    ) -> PyResult<Self> {
         let mut model = input_model(input, das, reaction)?;
         model.soft_drop = soft_drop;
         Ok(PyPlayer {
-            player: Player::birken(model),
+            player: players::by_name(name, model).map_err(ArgError::from)?,
             workspace: Workspace::new(),
         })
     }
 
-    /// The shipped score player (the command line's `--player score`): its tuned weights,
-    /// two-piece lookahead. The input model's defaults are the environments'.
+    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead
+    /// (`by_name("birken", ...)`).
+    #[staticmethod]
+    #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
+    fn birken(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+        Self::by_name("birken", input, das, reaction, soft_drop)
+    }
+
+    /// The shipped score player (the command line's `--player score`, the default): its tuned
+    /// weights, two-piece lookahead (`by_name("score", ...)`).
     #[staticmethod]
     #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
     fn score(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
-        let mut model = input_model(input, das, reaction)?;
-        model.soft_drop = soft_drop;
-        Ok(PyPlayer {
-            player: Player::score(model),
-            workspace: Workspace::new(),
-        })
+        Self::by_name("score", input, das, reaction, soft_drop)
     }
 
     /// The player's name.

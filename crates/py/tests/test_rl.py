@@ -396,6 +396,16 @@ def test_sb3_adapter_over_the_native_vector_env():
 # -- players --------------------------------------------------------------------------------------
 
 
+def test_players_come_from_the_registry():
+    names = [name for name, _ in playfield.nes.PLAYERS]
+    assert names[0] == "score" and "birken" in names
+    assert all(description for _, description in playfield.nes.PLAYERS)
+    for name in names:
+        assert Player.by_name(name).name == name
+    with pytest.raises(ValueError, match="unknown player `fastest`"):
+        Player.by_name("fastest")
+
+
 def test_player_defaults_are_the_envs():
     env_options = playfield.envs.NesOptions()
     for player in (Player.score(), Player.birken()):

@@ -11,6 +11,7 @@ STANDARD_ACTIONS: int
 STANDARD_STATE_LEN: int
 AFTERSTATE_SLOTS: int
 AFTERSTATE_FEATURES: int
+PLAYERS: list[tuple[str, str]]
 
 def orientation_minos() -> list[list[tuple[int, int, int]]]: ...
 def level_colors(level: int) -> list[bytes]: ...
@@ -82,6 +83,10 @@ class Player:
         self, weights: dict[str, float] | None = None, lookahead: int = 2, input: str = "X.",
         das: bool = True, reaction: int = 0, name: str = "custom",
     ) -> None: ...
+    @staticmethod
+    def by_name(
+        name: str, input: str = "X.", das: bool = True, reaction: int = 0, soft_drop: bool = True
+    ) -> Player: ...
     @staticmethod
     def birken(
         input: str = "X.", das: bool = True, reaction: int = 0, soft_drop: bool = True
