@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use crate::error::{ArgError, Dims, GameError};
 use crate::frames::{FrameVector, Outputs};
 use crate::game::{
-    COLS, FrameGame, NES_ACTIONS, NES_STATE_LEN, NesSettings, PlacementGame, ROWS, Reward,
-    STANDARD_ACTIONS, STANDARD_STATE_LEN, StandardEnvGame, StandardSettings, StepOutcome,
-    next_episode_seed, placement_action, vector_seed,
+    AFTERSTATE_FEATURES, AFTERSTATE_SLOTS, COLS, FrameGame, NES_ACTIONS, NES_STATE_LEN,
+    NesSettings, PlacementGame, ROWS, Reward, STANDARD_ACTIONS, STANDARD_STATE_LEN,
+    StandardEnvGame, StandardSettings, StepOutcome, next_episode_seed, placement_action,
+    vector_seed,
 };
 use crate::nes::input_model;
 
@@ -28,6 +29,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NES_ACTIONS", NES_ACTIONS)?;
     m.add("STANDARD_ACTIONS", STANDARD_ACTIONS)?;
     m.add("STANDARD_STATE_LEN", STANDARD_STATE_LEN)?;
+    m.add("AFTERSTATE_SLOTS", AFTERSTATE_SLOTS)?;
+    m.add("AFTERSTATE_FEATURES", AFTERSTATE_FEATURES)?;
     Ok(())
 }
 
@@ -367,6 +370,16 @@ impl EnvCore {
         self.game.done()
     }
 
+    /// Frames the active piece has been under control at the decision (NES placement
+    /// environment; 0 otherwise): the `frame` a player's search starts from.
+    #[getter]
+    fn decision_frame(&self) -> u32 {
+        match &self.game {
+            AnyGame::Placement(g) => g.decision_frame(),
+            _ => 0,
+        }
+    }
+
     /// The seed the next episode uses when reset without one.
     #[getter]
     fn next_seed(&self) -> u64 {
@@ -513,6 +526,25 @@ impl EnvCore {
         ))
     }
 
+    /// The afterstates (NES placement environment): each slot's features (slots × features,
+    /// float32, zero when empty) and its placement action (int64, -1 when empty).
+    #[allow(clippy::type_complexity)]
+    fn afterstates<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>)> {
+        let AnyGame::Placement(g) = &self.game else {
+            return Err(ArgError::NotPlacement("afterstates").into());
+        };
+        let mut features = vec![0f32; AFTERSTATE_SLOTS * AFTERSTATE_FEATURES];
+        let mut actions = vec![-1i64; AFTERSTATE_SLOTS];
+        g.write_afterstates(&mut features, &mut actions);
+        Ok((
+            PyArray1::from_vec(py, features).reshape([AFTERSTATE_SLOTS, AFTERSTATE_FEATURES])?,
+            PyArray1::from_vec(py, actions),
+        ))
+    }
+
     /// The NES engine of the episode (a copy), for the players and for inspection.
     fn nes(&self) -> PyResult<crate::nes::PyNes> {
         let game = match &self.game {
@@ -522,6 +554,11 @@ impl EnvCore {
         };
         game.map(crate::nes::PyNes::from_recorded)
             .ok_or_else(|| ArgError::NoNesGame.into())
+    }
+
+    /// A copy (the game and its history): what `save()` keeps and `restore()` returns to.
+    fn copy(&self) -> Self {
+        self.clone()
     }
 
     /// What pickling needs: whether started, the episode's seed and its actions.
@@ -789,6 +826,75 @@ impl VectorCore {
         self.games.iter().map(AnyGame::seed).collect()
     }
 
+    /// Writes every sub-game's afterstates (NES placement games): `features` (games × slots ×
+    /// features, float32) and `actions` (games × slots, int64, -1 when empty).
+    fn write_afterstates(
+        &self,
+        mut features: numpy::PyReadwriteArray3<'_, f32>,
+        mut actions: PyReadwriteArray2<'_, i64>,
+    ) -> PyResult<()> {
+        let n = self.games.len();
+        let shape = features.shape().to_vec();
+        if shape != [n, AFTERSTATE_SLOTS, AFTERSTATE_FEATURES] {
+            return Err(ArgError::Shape {
+                name: "features",
+                want: Dims(vec![n, AFTERSTATE_SLOTS, AFTERSTATE_FEATURES]),
+                got: shape,
+            }
+            .into());
+        }
+        let features = features
+            .as_slice_mut()
+            .map_err(|_| ArgError::NotContiguous("features"))?;
+        let actions = rows_mut(&mut actions, "actions", n, AFTERSTATE_SLOTS)?;
+        for ((g, f), a) in self
+            .games
+            .iter()
+            .zip(features.chunks_mut(AFTERSTATE_SLOTS * AFTERSTATE_FEATURES))
+            .zip(actions.chunks_mut(AFTERSTATE_SLOTS))
+        {
+            let AnyGame::Placement(g) = g else {
+                return Err(ArgError::NotPlacement("write_afterstates").into());
+            };
+            g.write_afterstates(f, a);
+        }
+        Ok(())
+    }
+
+    /// Resets now, with their next episode's seed, the sub-games that ended on the last step
+    /// (instead of on the next one: same-step autoreset, as Stable-Baselines3 expects), writes
+    /// their observations and returns their indices.
+    fn reset_done(
+        &mut self,
+        py: Python<'_>,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+    ) -> PyResult<Vec<usize>> {
+        let (board, state, mask) = self.arrays(&mut board, &mut state, &mut mask)?;
+        let outs = self.split(board, state, mask);
+        let games = &mut self.games;
+        let needs_reset = &mut self.needs_reset;
+        let result: Result<Vec<usize>, GameError> = py.detach(|| {
+            let mut done = Vec::new();
+            for (i, ((g, reset), o)) in games
+                .iter_mut()
+                .zip(needs_reset.iter_mut())
+                .zip(outs)
+                .enumerate()
+            {
+                if *reset {
+                    g.reset(next_episode_seed(g.seed()))?;
+                    *reset = false;
+                    g.write(o.board, o.state, o.mask);
+                    done.push(i);
+                }
+            }
+            Ok(done)
+        });
+        Ok(result?)
+    }
+
     /// The seed of sub-game `index` when the vector is reset with `seed`.
     #[staticmethod]
     fn sub_seed(seed: u64, index: usize) -> u64 {
@@ -977,6 +1083,17 @@ impl FrameVectorCore {
     /// The seeds of the sub-games' current episodes.
     fn seeds(&self) -> Vec<u64> {
         self.vector.seeds()
+    }
+
+    /// Resets now the sub-games that ended on the last step (see `VectorCore.reset_done`),
+    /// writes their observations and returns their indices.
+    fn reset_done(
+        &mut self,
+        mut board: numpy::PyReadwriteArray3<'_, u8>,
+        mut state: PyReadwriteArray2<'_, i32>,
+    ) -> PyResult<Vec<usize>> {
+        let (board, state) = self.arrays(&mut board, &mut state)?;
+        Ok(self.vector.reset_done(board, state)?)
     }
 
     /// The seed of sub-game `index` when the vector is reset with `seed`.

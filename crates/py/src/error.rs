@@ -54,7 +54,7 @@ pub enum GameError {
         action: i64,
     },
     /// A reward name that is neither `score` nor `lines`.
-    #[error("unknown reward {0:?} (known: \"score\", \"lines\")")]
+    #[error("reward: unknown reward {0:?} (known: \"score\", \"lines\", \"score_no_pushdown\")")]
     UnknownReward(String),
     /// The engine did not get from power-on to the level menu.
     #[error("the engine did not reach the level menu from power-on")]
@@ -75,9 +75,6 @@ pub enum GameError {
         /// The engine's frame.
         frame: u64,
     },
-    /// The game did not bring the next piece under control (a bug).
-    #[error("internal error: no piece came under control")]
-    NoPieceUnderControl,
     /// A Standard Tetris game could not be set up.
     #[error(transparent)]
     Standard(#[from] playfield_standard::Error),
@@ -143,6 +140,9 @@ pub enum ArgError {
     /// A bad input timeline.
     #[error(transparent)]
     InputModel(#[from] InputModelError),
+    /// A player the registry does not have.
+    #[error(transparent)]
+    Player(#[from] playfield_ai::nes::PlayerError),
     /// A Standard Tetris move model name not known.
     #[error(transparent)]
     MoveModel(#[from] UnknownMoveModel),

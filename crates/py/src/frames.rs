@@ -18,8 +18,8 @@ use playfield_nes::{Buttons, Nes};
 
 use crate::error::GameError;
 use crate::game::{
-    BOARD_CELLS, NES_STATE_LEN, NesSettings, Reward, capped, game_over, next_episode_seed,
-    write_board, write_state_with,
+    BOARD_CELLS, NES_STATE_LEN, NesSettings, Reward, capped, game_over, line_points,
+    next_episode_seed, write_board, write_state_with,
 };
 use crate::team::Team;
 
@@ -179,6 +179,27 @@ impl FrameVector {
             self.slots.clear();
         }
         result
+    }
+
+    /// Restarts now, with their next episode's seed, the games that ended, writes their
+    /// observations into their rows of `board` and `state`, and returns their indices.
+    pub fn reset_done(
+        &mut self,
+        board: &mut [u8],
+        state: &mut [i32],
+    ) -> Result<Vec<usize>, GameError> {
+        let mut done = Vec::new();
+        let rows = board
+            .chunks_exact_mut(BOARD_CELLS)
+            .zip(state.chunks_exact_mut(NES_STATE_LEN));
+        for (i, (slot, (board, state))) in self.slots.iter_mut().zip(rows).enumerate() {
+            if slot.needs_reset {
+                slot.start(next_episode_seed(slot.seed), &self.starts)?;
+                slot.write_obs(board, state);
+                done.push(i);
+            }
+        }
+        Ok(done)
     }
 
     /// Steps every game `frames` frames (at least 1): game `i` plays `actions[k × num_envs + i]`
@@ -371,6 +392,7 @@ fn frame(
         match settings.reward {
             Reward::Score => f64::from(slot.score) - f64::from(score_before),
             Reward::Lines => f64::from(slot.lines) - f64::from(lines_before),
+            Reward::LinePoints => line_points(slot.lines.abs_diff(lines_before), p.level_number),
         }
     };
     let over = game_over(nes, events);

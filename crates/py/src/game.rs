@@ -40,7 +40,13 @@ pub enum Reward {
     Score,
     /// Lines cleared.
     Lines,
+    /// The points of line clears only (the score without push-down points).
+    LinePoints,
 }
+
+/// Points of clearing 0-4 lines at level 0 (`pointsTable`); the game multiplies them by the
+/// level plus one, the level after the clear's level-up.
+const LINE_POINTS: [f64; 5] = [0.0, 40.0, 100.0, 300.0, 1200.0];
 
 impl Reward {
     /// From the option's name.
@@ -48,6 +54,7 @@ impl Reward {
         match name {
             "score" => Ok(Reward::Score),
             "lines" => Ok(Reward::Lines),
+            "score_no_pushdown" => Ok(Reward::LinePoints),
             _ => Err(GameError::UnknownReward(name.to_owned())),
         }
     }
@@ -92,13 +99,17 @@ pub fn level_menu(config: &GameConfig) -> Result<Arc<LevelMenuWaits>, GameError>
 /// vector environment started from the same seed play the same episodes).
 #[must_use]
 pub fn next_episode_seed(seed: u64) -> u64 {
-    split_mix(seed ^ 0x5EED)
+    // Kept below 2^63 so that a seed is a non-negative int64 wherever it goes (numpy, torch).
+    split_mix(seed ^ 0x5EED) >> 1
 }
+
+/// Episode seeds are below this bound (non-negative int64 values).
+pub const SEED_BOUND: u64 = 1 << 63;
 
 /// The episode seed of sub-environment `index` of a vector environment reset with `seed`.
 #[must_use]
 pub fn vector_seed(seed: u64, index: usize) -> u64 {
-    seed.wrapping_add(index as u64)
+    seed.wrapping_add(index as u64) % SEED_BOUND
 }
 
 /// Fills `board` (20×10, row-major) with 1 where the playfield has a block.
@@ -185,10 +196,27 @@ impl Tally {
 }
 
 fn reward_of(reward: Reward, before: Tally, after: &Nes) -> f64 {
+    nes_reward(reward, before.score, before.lines, after)
+}
+
+/// The reward of a NES step that started with `score` and `lines`.
+#[must_use]
+pub fn nes_reward(reward: Reward, score: u32, lines: u32, after: &Nes) -> f64 {
     match reward {
-        Reward::Score => f64::from(after.score()) - f64::from(before.score),
-        Reward::Lines => f64::from(after.lines()) - f64::from(before.lines),
+        Reward::Score => f64::from(after.score()) - f64::from(score),
+        Reward::Lines => f64::from(after.lines()) - f64::from(lines),
+        Reward::LinePoints => line_points(
+            after.lines().abs_diff(lines),
+            after.raw().player1.level_number,
+        ),
     }
+}
+
+/// The points of clearing `cleared` lines (B-type counts its lines down: the caller passes the
+/// difference), `level` being the level after the clear.
+#[must_use]
+pub fn line_points(cleared: u32, level: u8) -> f64 {
+    LINE_POINTS.get(cleared as usize).copied().unwrap_or(0.0) * (f64::from(level) + 1.0)
 }
 
 /// A NES game from power-on: the engine and every frame's buttons (so it can be pickled by
@@ -387,6 +415,13 @@ impl PlacementGame {
         }
     }
 
+    /// Frames the active piece has been under control at the decision (the input timeline's
+    /// clock, what a player's search starts from).
+    #[must_use]
+    pub fn decision_frame(&self) -> u32 {
+        self.piece_frame
+    }
+
     /// The placements of the active piece.
     #[must_use]
     pub fn placements(&self) -> &[SweepPlacement] {
@@ -478,7 +513,9 @@ impl PlacementGame {
             ended = game.over(events);
             frames += 1;
             if frames > MAX_FRAMES_BETWEEN_PIECES {
-                return Err(GameError::NoPieceUnderControl);
+                // The game stopped bringing pieces (long games reach levels where the ROM's
+                // own code goes astray): the episode ends there, as the game has.
+                ended = true;
             }
         }
         outcome.reward = reward_of(settings.reward, before, &game.nes);
@@ -581,10 +618,7 @@ impl FrameGame {
         };
         let (score, lines) = (game.nes.score(), game.nes.lines());
         let events = game.step(buttons);
-        let reward = match settings.reward {
-            Reward::Score => f64::from(game.nes.score()) - f64::from(score),
-            Reward::Lines => f64::from(game.nes.lines()) - f64::from(lines),
-        };
+        let reward = nes_reward(settings.reward, score, lines, &game.nes);
         let terminated = game.over(events);
         let truncated = !terminated && game.capped(&settings.config);
         self.done = terminated || truncated;
@@ -753,7 +787,8 @@ impl StandardEnvGame {
         playfield_ai::standard::player::execute(game, plan, model)
             .map_err(|source| GameError::StandardPlacementMissed { piece, source })?;
         let reward = match reward_kind {
-            Reward::Score => (game.score() - score) as f64,
+            // Standard Tetris scores no push-down points: its score is its line points.
+            Reward::Score | Reward::LinePoints => (game.score() - score) as f64,
             Reward::Lines => (game.lines() - lines) as f64,
         };
         let mut outcome = StepOutcome {
@@ -786,6 +821,95 @@ impl StandardEnvGame {
         state[5] = game.pieces().min(i32::MAX as u64) as i32;
         for (m, &y) in mask.iter_mut().zip(&self.mask) {
             *m = i8::from(y.is_some());
+        }
+    }
+}
+
+/// Afterstate slots of the NES placement environment: one per orientation id and column
+/// (`orientation × 10 + x`), the deepest reachable placement of each (tucks and spins under an
+/// overhang give way to the drop straight down), as grouped-action environments do.
+pub const AFTERSTATE_SLOTS: usize = ORIENTATIONS * COLS;
+/// Features of an afterstate (names in `playfield.envs.AFTERSTATE_FEATURES`): lines cleared,
+/// lock height, Birken's well cells, holes, column and row transitions, then bumpiness and the
+/// highest column.
+pub const AFTERSTATE_FEATURES: usize = 8;
+
+/// The features of the board `page` once `placement` locks (see [`AFTERSTATE_FEATURES`]).
+#[must_use]
+pub fn afterstate_features(
+    page: &[u8; 256],
+    x: u8,
+    y: u8,
+    orientation: u8,
+) -> [f32; AFTERSTATE_FEATURES] {
+    use playfield_ai::nes::eval::{board_features, lock_height};
+    use playfield_ai::nes::field::Field;
+    let mut field = Field::from_page(page);
+    let lines = field.lock(orientation, x as i8, y as i8).unwrap_or(0);
+    let mut after = [TILE_EMPTY; 256];
+    for (row, bits) in field.rows.iter().enumerate() {
+        for col in 0..COLS {
+            if bits >> col & 1 != 0 {
+                after[row * COLS + col] = 0x7B;
+            }
+        }
+    }
+    let f = board_features(&after);
+    let heights = field.heights();
+    let bumpiness: u32 = heights
+        .windows(2)
+        .map(|w| u32::from(w[0].abs_diff(w[1])))
+        .sum();
+    let highest = heights.iter().copied().max().unwrap_or(0);
+    [
+        f32::from(lines),
+        lock_height(y, orientation) as f32,
+        f.well_cells as f32,
+        f.column_holes as f32,
+        f.column_transitions as f32,
+        f.row_transitions as f32,
+        bumpiness as f32,
+        f32::from(highest),
+    ]
+}
+
+impl PlacementGame {
+    /// Writes each afterstate slot's features (`AFTERSTATE_SLOTS × AFTERSTATE_FEATURES`, zero
+    /// for an empty slot) and its action in the placement action space (-1 when empty).
+    pub fn write_afterstates(&self, features: &mut [f32], actions: &mut [i64]) {
+        features.fill(0.0);
+        actions.fill(-1);
+        let Some(game) = &self.game else { return };
+        let mut deepest = [-1i16; AFTERSTATE_SLOTS];
+        for (i, p) in self.placements.iter().enumerate() {
+            let slot = usize::from(p.orientation) * COLS + usize::from(p.x);
+            if slot >= AFTERSTATE_SLOTS || usize::from(p.x) >= COLS {
+                continue;
+            }
+            let better = match usize::try_from(deepest[slot]) {
+                Ok(j) => p.y > self.placements[j].y,
+                Err(_) => true,
+            };
+            if better {
+                deepest[slot] = i as i16;
+            }
+        }
+        let page = &game.nes.raw().playfield;
+        for (slot, &i) in deepest.iter().enumerate() {
+            let Ok(i) = usize::try_from(i) else { continue };
+            let p = &self.placements[i];
+            let Some(action) = placement_action(p) else {
+                continue;
+            };
+            let row = afterstate_features(page, p.x, p.y, p.orientation);
+            if let Some(out) =
+                features.get_mut(slot * AFTERSTATE_FEATURES..(slot + 1) * AFTERSTATE_FEATURES)
+            {
+                out.copy_from_slice(&row);
+            }
+            if let Some(a) = actions.get_mut(slot) {
+                *a = action as i64;
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
-use playfield_ai::nes::{PieceState, play_game};
+use playfield_ai::nes::{PieceState, play_game, players};
 use playfield_nes::fm2::Movie;
 use playfield_nes::{Buttons, Events, GameType, Nes, Region};
 use pyo3::prelude::*;
@@ -19,8 +19,45 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDecision>()?;
     m.add_function(wrap_pyfunction!(play_nes_game, m)?)?;
     m.add_function(wrap_pyfunction!(nes_game_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(orientation_minos, m)?)?;
+    m.add_function(wrap_pyfunction!(level_colors, m)?)?;
+    let registry: Vec<(&str, &str)> = players::PLAYERS
+        .iter()
+        .map(|p| (p.name, p.description))
+        .collect();
+    m.add("PLAYERS", registry)?;
     m.add("NES_STATE_LEN", NES_STATE_LEN)?;
     Ok(())
+}
+
+/// The four minos of each orientation id 0-18 (`orientationTable`): (row offset, column
+/// offset) from `tetriminoY`, `tetriminoX`, and the tile kind 1-3 (which of the level's colours).
+#[pyfunction]
+fn orientation_minos() -> Vec<Vec<(i8, i8, u8)>> {
+    use playfield_nes::tables::{ORIENTATIONS, TILE1, TILE2};
+    ORIENTATIONS[..19]
+        .iter()
+        .map(|minos| {
+            minos
+                .iter()
+                .map(|m| {
+                    let kind = match m.tile {
+                        TILE1 => 1,
+                        TILE2 => 2,
+                        _ => 3,
+                    };
+                    (m.dy, m.dx, kind)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The four RGB colours of the playfield at `level` (`colorTable` through the NES palette):
+/// background, then the colours of tile kinds 1-3.
+#[pyfunction]
+fn level_colors(level: u8) -> [[u8; 3]; 4] {
+    playfield_nes::palette::level_palette(level).map(playfield_nes::palette::nes_rgb)
 }
 
 /// The events of a frame as bits (`playfield.nes.EVENT_*`).
@@ -101,6 +138,40 @@ impl PyNesState {
     #[getter]
     fn frame(&self) -> u64 {
         self.nes.nes.frame()
+    }
+
+    /// Equal when the engines are in the same state (RAM, registers the model keeps, frame).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyNesState>()
+            .is_ok_and(|o| o.borrow().nes.nes == self.nes.nes)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.nes.nes.hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickles as its engine (which replays its buttons from power-on, exact).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let py = slf.py();
+        let nes = slf.borrow().nes.clone();
+        Ok((
+            slf.get_type().getattr("_of")?,
+            (nes,).into_pyobject(py)?.into_any(),
+        ))
+    }
+
+    /// The state of an engine (used by pickle).
+    #[staticmethod]
+    fn _of(nes: PyRef<'_, PyNes>) -> Self {
+        PyNesState { nes: nes.clone() }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("NesState(frame={})", self.nes.nes.frame())
     }
 }
 
@@ -452,7 +523,7 @@ impl PyPlayer {
     /// (lines_cleared, lock_height, well_cells, column_holes, column_transitions,
     /// row_transitions); missing ones keep Birken's values.
     #[new]
-    #[pyo3(signature = (weights = None, lookahead = 2, input = "X.", das = true, reaction = 18, name = "custom"))]
+    #[pyo3(signature = (weights = None, lookahead = 2, input = "X.", das = true, reaction = 0, name = "custom"))]
     fn new(
         weights: Option<&Bound<'_, PyDict>>,
         lookahead: u8,
@@ -492,14 +563,40 @@ impl PyPlayer {
         })
     }
 
-    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead.
+    /// The registry's player `name` (`playfield.nes.PLAYERS`: the command line's `--player`
+    /// names, the default first). The input model's defaults are the environments' (`X.`, DAS,
+    /// soft drop, reaction 0).
     #[staticmethod]
-    #[pyo3(signature = (input = "X.", das = true, reaction = 18))]
-    fn birken(input: &str, das: bool, reaction: u32) -> PyResult<Self> {
+    #[pyo3(signature = (name, input = "X.", das = true, reaction = 0, soft_drop = true))]
+    fn by_name(
+        name: &str,
+        input: &str,
+        das: bool,
+        reaction: u32,
+        soft_drop: bool,
+    ) -> PyResult<Self> {
+        let mut model = input_model(input, das, reaction)?;
+        model.soft_drop = soft_drop;
         Ok(PyPlayer {
-            player: Player::birken(input_model(input, das, reaction)?),
+            player: players::by_name(name, model).map_err(ArgError::from)?,
             workspace: Workspace::new(),
         })
+    }
+
+    /// Birken's AI: his six features and weights, exhaustive two-piece lookahead
+    /// (`by_name("birken", ...)`).
+    #[staticmethod]
+    #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
+    fn birken(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+        Self::by_name("birken", input, das, reaction, soft_drop)
+    }
+
+    /// The shipped score player (the command line's `--player score`, the default): its tuned
+    /// weights, two-piece lookahead (`by_name("score", ...)`).
+    #[staticmethod]
+    #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
+    fn score(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+        Self::by_name("score", input, das, reaction, soft_drop)
     }
 
     /// The player's name.
@@ -511,14 +608,16 @@ impl PyPlayer {
     /// The best move for the active piece of `nes` (which must be under control), searched from
     /// its exact state; `frame` is how many frames the piece has been under control (the input
     /// timeline's clock); the preview piece is used when `next_known`. None when the piece has
-    /// nowhere to lock.
-    #[pyo3(signature = (nes, frame = 0, next_known = true))]
+    /// nowhere to lock. `line_cap` is the game's line cap if it has one (the score player
+    /// cashes in before it, as in the benchmark's capped games).
+    #[pyo3(signature = (nes, frame = 0, next_known = true, line_cap = None))]
     fn best(
         &mut self,
         py: Python<'_>,
         nes: &PyNes,
         frame: u32,
         next_known: bool,
+        line_cap: Option<u32>,
     ) -> PyResult<Option<PyDecision>> {
         let n = &nes.nes;
         if !controllable(n) {
@@ -529,7 +628,7 @@ impl PyPlayer {
             lines: n.raw().player1.lines,
             game_type: n.raw().game_type,
             double_speed_level: n.modifiers().double_speed_level,
-            line_cap: None,
+            line_cap,
         };
         let start = PieceState::from_nes(n, frame);
         let next = next_known.then_some(n.raw().next_piece);

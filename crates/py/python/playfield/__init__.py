@@ -6,11 +6,20 @@
   ``playfield/NesTetrisFrames-v0`` and ``playfield/StandardTetris-v0``.
 - ``playfield.vector``: native vector environments (N games stepped in Rust in parallel).
 - ``playfield.distributed``: AI benchmark games as Ray tasks (``python -m playfield.distributed``).
+- ``playfield.sb3``: Stable-Baselines3's ``VecEnv`` over the native vector environments.
+- ``playfield.render``: the pictures of ``render_mode="rgb_array"``.
 """
+
+from importlib.metadata import PackageNotFoundError, version
 
 from . import nes, standard  # noqa: F401
 
-__all__ = ["nes", "standard", "envs", "vector"]
+try:
+    __version__ = version("playfield")
+except PackageNotFoundError:  # pragma: no cover (imported from a source tree)
+    __version__ = "0+unknown"
+
+__all__ = ["nes", "standard", "envs", "vector", "render", "__version__"]
 
 
 def _register() -> None:

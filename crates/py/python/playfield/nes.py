@@ -2,12 +2,27 @@
 
 Buttons are one byte per frame in the ROM's layout; combine the constants below with ``|``.
 Pieces are numbered as the ROM does: 0 T, 1 J, 2 Z, 3 O, 4 S, 5 L, 6 I (``PIECES[i]``).
+``PLAYERS`` lists the players as (name, description), the default first;
+``Player.by_name(name)`` makes one. ``orientation_minos()`` gives the four cells of each orientation id 0-18 (row and column offsets
+from ``tetriminoY``/``tetriminoX``, and the tile style 1-3), ``level_colors(level)`` the level's
+four colours.
 """
 
-from ._playfield import Decision, Nes, NesState, Player, nes_game_seed, play_nes_game
+from ._playfield import (
+    PLAYERS,
+    Decision,
+    Nes,
+    NesState,
+    Player,
+    level_colors,
+    nes_game_seed,
+    orientation_minos,
+    play_nes_game,
+)
 
 __all__ = [
     "Nes", "NesState", "Player", "Decision", "play_nes_game", "nes_game_seed", "PIECES",
+    "orientation_minos", "level_colors", "PLAYERS",
     "RIGHT", "LEFT", "DOWN", "UP", "START", "SELECT", "B", "A",
 ]
 

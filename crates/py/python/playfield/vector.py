@@ -11,6 +11,7 @@ reset with ``s + i`` plays.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -20,10 +21,20 @@ from gymnasium.vector.utils import batch_space
 
 from . import _playfield
 from .envs import (
+    AFTERSTATE_FEATURES,
+    AFTERSTATE_SLOTS,
+    SEED_LIMIT,
     NesFramesOptions,
     NesOptions,
     StandardOptions,
+    _check_bool,
+    _check_int,
     _make_core,
+    action_count,
+    check_seed,
+    draw_piece,
+    episode_options,
+    features_batch,
     observation_space,
     parse_options,
 )
@@ -46,29 +57,44 @@ class _CoreVectorEnv(VectorEnv):
     #: uneven in cost), a lighter hand-off for the frame games (`FrameVectorCore`).
     _core_class: type = _playfield.VectorCore
 
-    metadata = {"autoreset_mode": _NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": _NEXT_STEP, "render_modes": ["rgb_array", "ansi"]}
 
     def __init__(
         self,
         num_envs: int = 8,
         num_threads: int | None = None,
         copy: bool = True,
+        render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        _check_int("num_envs", num_envs, 1)
+        _check_int("num_threads", num_threads, 1, none_ok=True)
+        _check_bool("copy", copy)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            known = ", ".join(repr(m) for m in self.metadata["render_modes"])
+            raise ValueError(f"render_mode must be one of {known} or None, got {render_mode!r}")
+        self.render_mode = render_mode
         self.num_envs = int(num_envs)
         self.copy = copy
+        self._num_threads_asked = num_threads
         self.options = parse_options(self._options_class, options)
-        template = _make_core(self._kind, self.options)
-        self._vector = self._core_class(template, self.num_envs, num_threads)
-        self.single_observation_space = observation_space(template)
-        self.single_action_space = spaces.Discrete(template.num_actions)
+        self._build(self.options)
+        self._started = False
+
+    def _build(self, options: Any) -> None:
+        """Makes the Rust vector and the arrays it writes for `options`."""
+        template = _make_core(self._kind, options)
+        self._episode_options = options
+        self._vector = self._core_class(template, self.num_envs, self._num_threads_asked)
+        self.single_observation_space = observation_space(template, options)
+        self.single_action_space = spaces.Discrete(action_count(template, options))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         rows, cols = template.board_shape
         n = self.num_envs
+        self._rows = rows
         self._masked = template.masked
+        self._mode = options.observation
         self._board = np.zeros((n, rows, cols), dtype=np.uint8)
         self._state = np.zeros((n, template.state_len), dtype=np.int32)
         width = template.num_actions if self._masked else 0
@@ -76,7 +102,6 @@ class _CoreVectorEnv(VectorEnv):
         self._reward = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
-        self._started = False
         self._actions_shape = (n,)
         # The arrays each call of the core writes (the frame core has no action mask).
         observation = (self._board, self._state)
@@ -84,6 +109,14 @@ class _CoreVectorEnv(VectorEnv):
             observation += (self._mask,)
         self._observation_arrays = observation
         self._step_arrays = observation + (self._reward, self._terminated, self._truncated)
+        if self._mode == "afterstates":
+            self._afterstates = np.zeros(
+                (n, AFTERSTATE_SLOTS, len(AFTERSTATE_FEATURES)), dtype=np.float32
+            )
+            self._slot_actions = np.full((n, AFTERSTATE_SLOTS), -1, dtype=np.int64)
+        # Reward terms added in Python (zero by default: nothing to do).
+        self._extra_rewards = bool(options.survival_reward or options.game_over_reward)
+        self._draw_piece = options.show_piece and self._kind != "standard"
 
     @property
     def num_threads(self) -> int:
@@ -91,32 +124,59 @@ class _CoreVectorEnv(VectorEnv):
         return self._vector.num_threads
 
     def _obs(self) -> dict[str, np.ndarray]:
-        obs = {"board": self._board, "state": self._state}
-        if self._masked:
-            obs["action_mask"] = self._mask
-        if self.copy:
-            obs = {k: v.copy() for k, v in obs.items()}
-        return obs
+        mode = self._mode
+        if mode == "board":
+            board = self._board
+            if self._draw_piece:
+                board = board.copy()
+                for i in range(self.num_envs):
+                    draw_piece(board[i], self._state[i])
+            obs = {"board": board, "state": self._state}
+            if self._masked:
+                obs["action_mask"] = self._mask
+            if self.copy:
+                obs = {k: v.copy() for k, v in obs.items()}
+            return obs
+        features = features_batch(self._board, self._state, self._kind == "standard")
+        if mode == "features":
+            obs = {"features": features}
+            if self._masked:
+                obs["action_mask"] = self._mask.copy() if self.copy else self._mask
+            return obs
+        self._vector.write_afterstates(self._afterstates, self._slot_actions)
+        return {
+            "afterstates": self._afterstates.copy() if self.copy else self._afterstates,
+            "action_mask": (self._slot_actions >= 0).astype(np.int8),
+            "features": features,
+        }
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        if options:
-            raise ValueError(f"reset takes no options (got {sorted(options)})")
         n = self.num_envs
         if seed is None:
-            seeds = self.np_random.integers(0, 2**63, size=n).astype(np.uint64)
-        elif isinstance(seed, (int, np.integer)):
+            super().reset(seed=None)
+            seeds = self.np_random.integers(0, SEED_LIMIT, size=n).astype(np.uint64)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            seed = check_seed(seed)
+            super().reset(seed=seed)
             seeds = np.array(
-                [_playfield.VectorCore.sub_seed(int(seed) % 2**64, i) for i in range(n)],
-                dtype=np.uint64,
+                [self._core_class.sub_seed(seed, i) for i in range(n)], dtype=np.uint64
             )
         else:
-            seeds = np.asarray(seed, dtype=np.uint64)
-            if seeds.shape != (n,):
-                raise ValueError(f"seed must be an int or {n} ints, got shape {seeds.shape}")
+            given = list(seed)
+            if len(given) != n:
+                raise ValueError(f"seed must be an int or {n} ints, got {len(given)}")
+            seeds = np.array(
+                [check_seed(s, f"seed[{i}]") for i, s in enumerate(given)], dtype=np.uint64
+            )
+        chosen = episode_options(self._episode_options, options)
+        if chosen != self._episode_options:
+            self._build(chosen)
         self._vector.reset(seeds, *self._observation_arrays)
         self._started = True
-        return self._obs(), {}
+        self._terminated[:] = False
+        self._truncated[:] = False
+        seeds = np.array(self._vector.seeds(), dtype=np.int64)
+        return self._obs(), {"seed": seeds, "_seed": np.ones(n, dtype=bool)}
 
     def step(self, actions):
         if not self._started:
@@ -137,7 +197,16 @@ class _CoreVectorEnv(VectorEnv):
             if a.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
+        if self._mode == "afterstates":
+            a = self._slot_placements(a)
+        if self._extra_rewards:
+            # The previous step's flags: those sub-environments restart on this step.
+            restarting = self._terminated | self._truncated
         self._vector.step(a, *self._step_arrays)
+        if self._extra_rewards:
+            o = self.options
+            self._reward += np.where(self._terminated, o.game_over_reward, o.survival_reward)
+            self._reward[restarting] = 0.0
         if self.copy:
             return (
                 self._obs(), self._reward.copy(), self._terminated.copy(),
@@ -145,8 +214,37 @@ class _CoreVectorEnv(VectorEnv):
             )
         return self._obs(), self._reward, self._terminated, self._truncated, {}
 
+    def _slot_placements(self, slots: np.ndarray) -> np.ndarray:
+        """The placement actions of afterstate slots (sub-environments that restart on this
+        step ignore theirs)."""
+        if ((slots < 0) | (slots >= AFTERSTATE_SLOTS)).any():
+            raise ValueError(f"slots must be 0-{AFTERSTATE_SLOTS - 1}, got {slots}")
+        a = self._slot_actions[np.arange(self.num_envs), slots]
+        bad = (a < 0) & ~(self._terminated | self._truncated)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"sub-environment {i}: slot {int(slots[i])} is not allowed now")
+        return a
+
+    def reset_done(self) -> list[int]:
+        """Restarts now (with their next episode's seed) the sub-environments that ended on the
+        last step, instead of on the next one, and returns their indices; the observation
+        arrays then hold their first observations (``observations()``). For adapters to
+        same-step autoreset (Stable-Baselines3)."""
+        done = self._vector.reset_done(*self._observation_arrays)
+        # They start afresh: nothing restarts on the next step.
+        self._terminated[done] = False
+        self._truncated[done] = False
+        return done
+
+    def observations(self) -> dict[str, np.ndarray]:
+        """The current observations (as ``step`` returns them)."""
+        return self._obs()
+
     def action_masks(self) -> np.ndarray:
-        """(num_envs, actions) booleans: the reachable actions (MaskablePPO's convention)."""
+        """(num_envs, actions) booleans: the allowed actions (MaskablePPO's convention)."""
+        if self._mode == "afterstates":
+            return self._slot_actions >= 0
         if not self._masked:
             return np.ones((self.num_envs, self.single_action_space.n), dtype=bool)
         return self._mask.astype(bool)
@@ -155,8 +253,60 @@ class _CoreVectorEnv(VectorEnv):
         """The seeds of the sub-environments' current episodes."""
         return self._vector.seeds()
 
+    def render(self):
+        """The sub-environments' pictures: a list of (240, 256, 3) uint8 arrays
+        (``"rgb_array"``) or of texts (``"ansi"``)."""
+        from . import render as draw
+        from .envs import _PIECE_ORIENTATION, _X, _Y
+
+        if self.render_mode is None or not self._started:
+            return None
+        out = []
+        for i in range(self.num_envs):
+            board, state = self._board[i], self._state[i]
+            piece = None
+            if self._kind != "standard" and state[_PIECE_ORIENTATION] < 19 and state[12] == 4:
+                piece = (int(state[1]), int(state[_X]), int(state[_Y]))
+            if self.render_mode == "ansi":
+                cells = draw.piece_cells(*piece) if piece else []
+                out.append(draw.ansi_board(board, cells))
+                continue
+            if self._kind == "standard":
+                level, score, lines, nxt = int(state[2]), int(state[4]), int(state[3]), None
+            else:
+                level, score, lines = int(state[5]), int(state[7]), int(state[6])
+                nxt = int(state[4]) if state[4] < 7 else None
+            out.append(draw.nes_picture(board, level, score, lines, piece, nxt))
+        return out
+
     def close_extras(self, **kwargs: Any) -> None:
         self._vector = None
+
+    # -- pickle: the configuration and the current episodes' seeds -------------------------------
+
+    def __getstate__(self):
+        return {
+            "num_envs": self.num_envs,
+            "num_threads": self._num_threads_asked,
+            "copy": self.copy,
+            "render_mode": self.render_mode,
+            "options": dataclasses.asdict(self.options),
+            "episode_options": dataclasses.asdict(self._episode_options),
+            "seeds": self._vector.seeds() if self._started else None,
+        }
+
+    def __setstate__(self, state):
+        _CoreVectorEnv.__init__(
+            self, num_envs=state["num_envs"], num_threads=state["num_threads"],
+            copy=state["copy"], render_mode=state["render_mode"], **state["options"],
+        )
+        chosen = self._options_class(**state["episode_options"])
+        if chosen != self.options:
+            self._build(chosen)
+        if state["seeds"] is not None:
+            # The episodes restart from their seeds: a copy plays the same pieces from the start
+            # of each sub-environment's current episode.
+            self.reset(seed=state["seeds"])
 
 
 class NesTetrisVectorEnv(_CoreVectorEnv):
