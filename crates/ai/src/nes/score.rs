@@ -444,17 +444,34 @@ impl ScoreWeights {
     #[inline]
     #[must_use]
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
-        let [first, rest @ ..] = self.board_terms(field, ctx, presses);
-        // Summed in the terms' order from the first, so the value is the same to the bit
-        // whichever way it is asked for.
-        rest.iter().fold(first.value, |sum, term| sum + term.value)
+        // -0.0 is the sum's exact identity: the value is the terms added in order, to the bit.
+        let mut sum = -0.0;
+        self.each_board_term(field, ctx, presses, |_, value| sum += value);
+        sum
     }
 
     /// Each term's contribution to the value of a board in `ctx` (weight times what the term
     /// measures, 0 where the term does not apply), in a fixed order.
-    #[inline]
     #[must_use]
-    pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> [Term; 14] {
+    pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> Vec<Term> {
+        let mut terms = Vec::with_capacity(14);
+        self.each_board_term(field, ctx, presses, |name, value| {
+            terms.push(Term { name, value });
+        });
+        terms
+    }
+
+    /// Calls `term` with each term's name and contribution, in a fixed order: the one home of
+    /// the board's value, for [`ScoreWeights::board_value`] (the search's hot path, where the
+    /// names cost nothing) and [`ScoreWeights::board_terms`].
+    #[inline(always)]
+    fn each_board_term(
+        &self,
+        field: &Field,
+        ctx: &Context,
+        presses: &[u32],
+        mut term: impl FnMut(&'static str, f64),
+    ) {
         let heights = field.heights();
         let mut holes = 0u32;
         let mut hole_rows = 0u32;
@@ -538,60 +555,57 @@ impl ScoreWeights {
             presses,
         );
         let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
-        let term = |name, value| Term { name, value };
-        [
-            term("holes", self.holes * f64::from(holes + well_cover)),
-            term(
-                "hole_rows",
-                self.hole_rows * f64::from(hole_rows.count_ones() + well_cover),
-            ),
-            term("bumpiness", self.bumpiness * bumpiness),
-            term(
-                "bumpiness_squared",
-                self.bumpiness_squared * bumpiness_squared,
-            ),
-            term("deep_wells", self.deep_wells * deep_wells),
-            term("well_cells", self.well_cells * well_cells),
-            term("locked_well", self.locked_well * f64::from(locked_rows)),
-            term("height", self.height * height_sum / columns as f64),
-            term("danger", self.danger * danger),
-            term(
-                "double_speed_edge_gaps",
-                self.double_speed_edge_gaps * edge_gaps,
-            ),
-            term(
-                "drought",
-                if line_out {
-                    0.0
-                } else {
-                    self.drought * self.drought_risk(&heights, ctx)
-                },
-            ),
-            term(
-                "tetris_ready",
-                if !line_out && ready >= 4 && heights[WELL] == 0 {
-                    self.tetris_ready
-                } else {
-                    0.0
-                },
-            ),
-            term(
-                "well_unreachable",
-                if well_reachable || line_out {
-                    0.0
-                } else {
-                    self.well_unreachable
-                },
-            ),
-            term(
-                "left_unreachable",
-                if left_reachable {
-                    0.0
-                } else {
-                    self.left_unreachable
-                },
-            ),
-        ]
+        term("holes", self.holes * f64::from(holes + well_cover));
+        term(
+            "hole_rows",
+            self.hole_rows * f64::from(hole_rows.count_ones() + well_cover),
+        );
+        term("bumpiness", self.bumpiness * bumpiness);
+        term(
+            "bumpiness_squared",
+            self.bumpiness_squared * bumpiness_squared,
+        );
+        term("deep_wells", self.deep_wells * deep_wells);
+        term("well_cells", self.well_cells * well_cells);
+        term("locked_well", self.locked_well * f64::from(locked_rows));
+        term("height", self.height * height_sum / columns as f64);
+        term("danger", self.danger * danger);
+        term(
+            "double_speed_edge_gaps",
+            self.double_speed_edge_gaps * edge_gaps,
+        );
+        term(
+            "drought",
+            if line_out {
+                0.0
+            } else {
+                self.drought * self.drought_risk(&heights, ctx)
+            },
+        );
+        term(
+            "tetris_ready",
+            if !line_out && ready >= 4 && heights[WELL] == 0 {
+                self.tetris_ready
+            } else {
+                0.0
+            },
+        );
+        term(
+            "well_unreachable",
+            if well_reachable || line_out {
+                0.0
+            } else {
+                self.well_unreachable
+            },
+        );
+        term(
+            "left_unreachable",
+            if left_reachable {
+                0.0
+            } else {
+                self.left_unreachable
+            },
+        );
     }
 }
 
