@@ -28,9 +28,11 @@
 //! depends on where the NMI landed, to the instruction.
 //!
 //! The sound driver runs in the frame's work too, so its state is kept from level
-//! [`LAG_AUDIO_FROM_LEVEL`] on; the music needs the ROM's scores ([`ProgramData`]), without which
-//! its cycles are estimated and [`Nes::lag_model_exact`] is false. NTSC only: on PAL the engine
-//! does not model lag frames.
+//! [`LAG_AUDIO_FROM_LEVEL`] on, run by the ROM's own code.
+//!
+//! All of it runs the user's ROM ([`ProgramData`], [`Nes::set_program_data`]): without it the
+//! engine does not model lag frames or crashes at all, and says so ([`Nes::lag_modelled`]).
+//! NTSC only: on PAL the engine does not model lag frames either.
 
 use std::sync::Arc;
 
@@ -124,8 +126,9 @@ pub(crate) struct MusicClock {
 pub(crate) struct LagModel {
     /// The sound driver's RAM.
     pub(crate) audio: AudioRam,
-    /// The music is run (not estimated) since the model started.
-    pub(crate) music_exact: bool,
+    /// The music playing was known when the model started (not after a RAM import below the
+    /// model's levels, which does not say how far the music had played).
+    pub(crate) music_known: bool,
     /// What the next frame continues.
     pub(crate) pending: Pending,
     /// Where the heavy frames took their outcome from.
@@ -172,9 +175,8 @@ pub(crate) enum Pending {
 }
 
 impl Nes {
-    /// Supplies the ROM's program bytes (from the user's ROM file): the music the sound driver
-    /// plays, whose timing decides some lag frames at the highest levels. Without them the
-    /// engine estimates the music's cycles (see [`Nes::lag_model_exact`]).
+    /// Supplies the ROM's program bytes (from the user's ROM file), which the lag model runs:
+    /// without them the engine does not model lag frames and crashes (see [`Nes::lag_modelled`]).
     pub fn set_program_data(&mut self, program: Option<Arc<ProgramData>>) {
         self.program = program;
     }
@@ -191,11 +193,17 @@ impl Nes {
         self.cpu_phase = phase;
     }
 
-    /// False when the lag model estimated something since it started (the music, without
-    /// [`ProgramData`]), so a lag frame near the sound driver may be predicted wrong.
+    /// Whether the engine models lag frames and crashes (from level [`LAG_FROM_LEVEL`] on): it
+    /// has the ROM's program ([`Nes::set_program_data`]), the console is NTSC and the modifiers
+    /// do not ignore lag. False also while the lag model runs from a RAM import that did not say
+    /// how far the music had played. Without it a frame that would lag or crash on the console
+    /// plays as an ordinary frame, and a report at those levels should say so.
     #[must_use]
-    pub fn lag_model_exact(&self) -> bool {
-        self.lag.as_ref().is_none_or(|l| l.music_exact)
+    pub fn lag_modelled(&self) -> bool {
+        self.program.is_some()
+            && self.region == Region::Ntsc
+            && !self.modifiers.ignore_lag
+            && self.lag.as_ref().is_none_or(|l| l.music_known)
     }
 
     /// A sound effect the game code starts (`soundEffectSlotNInit`), kept only while the lag
@@ -211,8 +219,8 @@ impl Nes {
     /// effects and the music stop (`LE253` clears `currentlyPlayingMusicTrack`).
     pub(crate) fn update_audio2(&mut self) {
         self.music_clock.track = Some(0);
-        if let Some(lag) = &mut self.lag {
-            audio::makes_no_sound_on(&mut lag.audio);
+        if let (Some(lag), Some(program)) = (&mut self.lag, &self.program) {
+            audio::makes_no_sound_on(&mut lag.audio, program);
         }
     }
 
@@ -252,7 +260,8 @@ impl Nes {
         let level = self.raw.player1.level_number;
         let on = level >= LAG_AUDIO_FROM_LEVEL
             && self.region == Region::Ntsc
-            && !self.modifiers.ignore_lag;
+            && !self.modifiers.ignore_lag
+            && self.program.is_some();
         if !on {
             self.lag = None;
             return self.play_frame_native(buttons);
@@ -287,14 +296,12 @@ impl Nes {
 
     /// The sound driver's call at the end of a frame the engine ran natively.
     fn after_native_frame(&mut self) {
-        let program = self.program.clone();
-        let Some(lag) = &mut self.lag else {
+        let (Some(lag), Some(program)) = (&mut self.lag, &self.program) else {
             return;
         };
         // A frame that ends in the pause plays the pause jingle, not the music.
         if self.wait == Wait::MainLoop {
-            let call = audio::update_audio(&mut lag.audio, program.as_deref());
-            lag.music_exact &= call.exact;
+            audio::update_audio(&mut lag.audio, program);
         }
     }
 
@@ -303,29 +310,31 @@ impl Nes {
     /// 1 playing the level-up effect that frame started (the level only rises in a level-up
     /// frame).
     pub(crate) fn start_lag_model(&mut self, through: u64) {
-        let program = self.program.clone();
+        let Some(program) = self.program.clone() else {
+            return;
+        };
         let mut audio = AudioRam::default();
-        let mut exact = program.is_some();
-        match (self.music_clock.track, program.as_deref()) {
-            (Some(track), Some(prg)) if track != 0 => {
+        let mut known = true;
+        match (self.music_clock.track, &*program) {
+            (Some(track), prg) if track != 0 => {
                 let calls = (through + 1)
                     .saturating_sub(self.music_clock.load_frame)
                     .saturating_sub(self.music_clock.lost - self.music_clock.load_lost);
                 audio.page[0x75] = track;
                 // One music frame per call; no sound effect plays.
                 for _ in 0..calls.saturating_sub(1) {
-                    audio::update_audio(&mut audio, Some(prg));
+                    audio::update_audio(&mut audio, prg);
                 }
             }
             (Some(_), _) => {}
-            (None, _) => exact = false,
+            (None, _) => known = false,
         }
         // This frame's call: the level-up effect starts.
         audio.page[0x71] = 0x06;
-        audio::update_audio(&mut audio, program.as_deref());
+        audio::update_audio(&mut audio, &program);
         self.lag = Some(Box::new(LagModel {
             audio,
-            music_exact: exact,
+            music_known: known,
             pending: Pending::None,
             outcomes: HeavyOutcomes::default(),
         }));
@@ -335,23 +344,19 @@ impl Nes {
     /// `None` when the run meets something it does not model (the frame then runs natively).
     fn heavy_frame(&mut self, buttons: Buttons) -> Option<Events> {
         let lag = self.lag.as_ref()?;
+        let program = self.program.clone()?;
         let mut ram = Box::new(self.ram());
         lag.audio.to_ram(&mut ram);
         let phase = match self.cpu_phase.take() {
             Some(p) => p,
             None => self.likely_phase(&ram, buttons)?,
         };
-        let mut run = Run::new(ram, self.program.clone(), phase);
+        let mut run = Run::new(ram, program, phase);
         run.push_main_loop_return();
         let completed = self.raw.player1.completed_lines;
         let hold_down = self.raw.player1.hold_down_points;
         let level_before = self.raw.player1.level_number;
         let stop = run.advance(buttons.0).ok()?;
-        if let Some(lag) = &mut self.lag
-            && self.program.is_none()
-        {
-            lag.music_exact = false;
-        }
         if let Stop::Waiting { lag_nmi_next, .. } = stop {
             return Some(self.heavy_frame_native(buttons, &run, lag_nmi_next));
         }
@@ -535,7 +540,8 @@ impl Nes {
             long_frame: false,
             dma_odd: false,
         };
-        let mut run = Run::new(Box::new(*ram), self.program.clone(), nominal);
+        let program = self.program.clone()?;
+        let mut run = Run::new(Box::new(*ram), program.clone(), nominal);
         run.push_main_loop_return();
         if let Stop::Waiting {
             lag_nmi_next: false,
@@ -547,7 +553,7 @@ impl Nes {
         }
         let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
         for phase in CpuPhase::all() {
-            let mut run = Run::new(Box::new(*ram), self.program.clone(), phase);
+            let mut run = Run::new(Box::new(*ram), program.clone(), phase);
             run.push_main_loop_return();
             let class = match run.advance(buttons.0).ok()? {
                 Stop::Waiting {
@@ -606,9 +612,8 @@ impl Nes {
         {
             self.lag = Some(Box::new(LagModel {
                 audio: AudioRam::from_ram(ram),
-                // The driver's RAM is the console's; its calls are exact from here with the
-                // program data (`after_native_frame` and `heavy_frame` clear this without it).
-                music_exact: true,
+                // The driver's RAM is the console's: its calls run from here.
+                music_known: true,
                 pending: Pending::None,
                 outcomes: HeavyOutcomes::default(),
             }));
@@ -637,11 +642,30 @@ mod tests {
         (0x40..0x80).chain(0xD8..0xDC).chain(0x3F0..0x3FE)
     }
 
+    /// The ROM's program from `PLAYFIELD_ROM` (the `playfield-rom` crate checks its SHA-1; here
+    /// only its shape is), or `None` after a notice when it is not set, unless
+    /// `PLAYFIELD_REQUIRE_ROM=1`.
+    fn program() -> Option<Arc<ProgramData>> {
+        let Some(path) = std::env::var_os("PLAYFIELD_ROM").filter(|p| !p.is_empty()) else {
+            assert!(
+                std::env::var("PLAYFIELD_REQUIRE_ROM").as_deref() != Ok("1"),
+                "PLAYFIELD_REQUIRE_ROM=1 but PLAYFIELD_ROM is not set"
+            );
+            eprintln!("skipped: no ROM (set PLAYFIELD_ROM)");
+            return None;
+        };
+        let image = std::fs::read(&path).expect("PLAYFIELD_ROM names a readable file");
+        Some(Arc::new(
+            ProgramData::from_ines(&image).expect("PLAYFIELD_ROM is an iNES image"),
+        ))
+    }
+
     /// An engine in play at `level` with 1,550 lines and a score of 500,000, a vertical I piece
     /// above a well in column 0 that clears `cleared` rows when it locks, stepped up to the
     /// frame that adds the points (the main loop waits for its NMI).
-    fn before_points(level: u8, cleared: u8) -> Nes {
+    fn before_points(level: u8, cleared: u8, program: Option<&Arc<ProgramData>>) -> Nes {
         let mut nes = Nes::power_on();
+        nes.set_program_data(program.cloned());
         let mut input = Vec::new();
         let in_play = MenuDriver::new(GameSetup::a_type(19), 0).drive_until(
             &mut nes,
@@ -710,13 +734,14 @@ mod tests {
 
     #[test]
     fn a_heavy_frame_without_an_nmi_in_its_work_is_the_engines_own_frame() {
+        let Some(program) = program() else { return };
         // Level 120: the work ends well before the next NMI. Level 230: the next NMI comes in
         // the sound driver, after the game's work, so the next frame lags.
         for (level, lag_next, score) in [
             (120, false, [0x00, 0x52, 0x64]), // 500,000 + 1,200 × 121
             (230, true, [0x00, 0x72, 0x77]),  // 500,000 + 1,200 × 231
         ] {
-            let mut nes = before_points(level, 4);
+            let mut nes = before_points(level, 4, Some(&program));
             let start = run_start(&nes);
             let (native, counted) = score_both(&mut nes);
             assert_eq!(counted, (1, 0), "level {level}: scored natively");
@@ -729,7 +754,7 @@ mod tests {
             assert_eq!(nes.raw.player1.score, score, "level {level}");
             assert_eq!(nes.raw.player1.lines, [0x54, 0x15], "level {level}");
             // The run of the same frame, which gave the timing, scored the same.
-            let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+            let run = probe_heavy_frame(&start, &program, PHASE, &[0]);
             assert_eq!(
                 run.stops,
                 [format!(
@@ -748,12 +773,13 @@ mod tests {
     fn a_heavy_frame_with_an_nmi_in_its_work_is_the_runs() {
         // Level 255: the next NMI lands in the game's work (the sprites staged after the play
         // state), before `savePlayer1State`.
-        let mut nes = before_points(255, 4);
+        let Some(program) = program() else { return };
+        let mut nes = before_points(255, 4, Some(&program));
         let start = run_start(&nes);
         let (native, counted) = score_both(&mut nes);
         assert_eq!(counted, (0, 1), "scored by the run");
         assert_eq!(nes.wait, Wait::Lagging);
-        let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+        let run = probe_heavy_frame(&start, &program, PHASE, &[0]);
         assert!(run.stops[0].starts_with("NmiDue"), "{:?}", run.stops);
         // Every byte the engine keeps is the run's at the frame's end.
         let at_end = &run.frame_end_rams[0];
@@ -769,5 +795,21 @@ mod tests {
         assert_eq!(nes.raw.game_mode_state, 4);
         assert_eq!(native.raw.player1.lines, [0x54, 0x15]);
         assert_eq!(native.raw.game_mode_state, 2);
+    }
+
+    #[test]
+    fn without_the_rom_no_frame_lags_and_the_engine_says_so() {
+        // Level 255, where the frame that adds a Tetris's points lags on every console: without
+        // the ROM's program the engine plays it as an ordinary frame.
+        let mut nes = before_points(255, 4, None);
+        assert!(!nes.lag_modelled());
+        let events = nes.step(Buttons::NONE);
+        assert!(!events.lagged() && !events.crashed());
+        assert!(nes.lag.is_none(), "no lag model runs");
+        assert_eq!(nes.raw.player1.lines, [0x54, 0x15]);
+        if let Some(program) = program() {
+            nes.set_program_data(Some(program));
+            assert!(nes.lag_modelled());
+        }
     }
 }

@@ -3,12 +3,15 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use playfield_ai::nes::{GameConfig, InputModel, Player, play_game};
+use playfield_ai::nes::{GameConfig, InputModel, Player, play_game_with_rom};
 use playfield_nes::fm2::InputLine;
-use playfield_nes::{Events, Nes};
+use playfield_nes::{Events, Nes, ProgramData};
+
+use super::RomData;
 
 use crate::tui::nes_loop::Speed;
 use crate::tui::{MoviePlayer, WatchOptions};
@@ -36,14 +39,14 @@ pub struct WatchArgs {
     /// "max".
     #[arg(long, value_name = "X", default_value = "1", value_parser = Speed::parse)]
     speed: Speed,
-    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM); its SHA-1 is
-    /// checked.
+    /// Tetris (USA) ROM, read for the demo's tables and for the lag model, which runs its program
+    /// at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
 }
 
 /// The game the player will play, as input lines from power-on.
-fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
+fn game_lines(level: u8, seed: u64, program: Option<Arc<ProgramData>>) -> Result<Vec<InputLine>> {
     let model = InputModel::new("X.", true, 18)?;
     let player = Player::birken(model);
     let config = GameConfig {
@@ -51,7 +54,7 @@ fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
         stop_at_max_score: false,
         ..GameConfig::a_type(level, seed)
     };
-    let game = play_game(&config, &player, |_, _| Ok(()));
+    let game = play_game_with_rom(&config, &player, program, |_, _| Ok(()));
     Ok(game.input.into_iter().map(InputLine::new).collect())
 }
 
@@ -59,22 +62,18 @@ fn game_lines(level: u8, seed: u64) -> Result<Vec<InputLine>> {
 pub fn run(args: &WatchArgs) -> Result<()> {
     // Refuse before the (short) precomputation, so a pipe gets its error at once.
     crate::tui::require_terminal("nes watch")?;
-    let demo = super::demo_data(args.rom.as_ref())?;
-    watch_game(args.level, args.seed, args.speed, demo)
+    let rom = super::rom_data(args.rom.as_ref())?;
+    watch_game(args.level, args.seed, args.speed, rom)
 }
 
-fn watch_game(
-    level: u8,
-    seed: u64,
-    speed: Speed,
-    demo: Option<std::sync::Arc<playfield_nes::DemoData>>,
-) -> Result<()> {
+fn watch_game(level: u8, seed: u64, speed: Speed, (demo, program): RomData) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
+    nes.set_program_data(program.clone());
     crate::output::note(format!(
         "computing the AI's game (level {level}, seed {seed})..."
     ));
-    let mut player = MoviePlayer::with_targets(game_lines(level, seed)?, &nes);
+    let mut player = MoviePlayer::with_targets(game_lines(level, seed, program)?, &nes);
     crate::tui::watch(
         &mut nes,
         &mut player,
@@ -107,7 +106,7 @@ pub fn headless(level: u8, seed: u64) -> Result<Summary> {
         level: nes.raw().player.level_number,
         frames: nes.frame(),
     };
-    for line in game_lines(level, seed)? {
+    for line in game_lines(level, seed, None)? {
         let events = nes.step_line(&line);
         if events.has(Events::TOP_OUT) {
             return Ok(summary(&nes));
@@ -125,7 +124,7 @@ pub fn run_default() -> Result<()> {
     const LEVEL: u8 = 18;
     const SEED: u64 = 1;
     if std::io::stdout().is_terminal() {
-        return watch_game(LEVEL, SEED, Speed::Times(1.0), None);
+        return watch_game(LEVEL, SEED, Speed::Times(1.0), (None, None));
     }
     let s = headless(LEVEL, SEED)?;
     let mut out = crate::output::Out::new();
