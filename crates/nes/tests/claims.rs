@@ -322,8 +322,9 @@ fn engine_tetris_at_1550(
     frame_counter: u16,
 ) -> (usize, bool) {
     let mut c = engine_game(19);
-    c.nes.set_program_data(Some(program.clone()));
     facts::tetris_at_1550_lines(&mut c, level, row, frame_counter);
+    // After the RAM writes, which import a new engine.
+    c.nes.set_program_data(Some(program.clone()));
     let (mut lags, mut locked) = (0, false);
     for _ in 0..150 {
         let events = c.nes.step(Buttons::DOWN);
