@@ -85,14 +85,14 @@ pub(crate) const UPDATE_AUDIO_JMP: u16 = 0xE000;
 /// (`@mainLoop`, $813F), as pushed (the address of the `jsr`'s last byte).
 const MAIN_LOOP_AUDIO_RETURN: u16 = 0x8141;
 
-/// Where the main loop leaves the game's routines in a way this model does not follow: the game
-/// over (`playState` 0, at `gameModeState_updateCountersAndNonPlayerState`'s branch) and the
-/// reset combination (`gameModeState_checkForResetKeyCombo`'s branch).
+/// Where the main loop leaves play in a way this model does not follow: the game over (the
+/// branch `gameMode_playAndEndingHighScore` takes when player 1's `playState` is 0) and the reset
+/// combination (the branch `gameModeState_checkForResetKeyCombo` takes on A+B+Select+Start).
 const BEYOND_THE_MODEL: [(u16, &str); 2] =
     [(0x9CD9, "game over"), (0x9E1F, "the reset combination")];
 
-/// The score loop's body in `addLineClearPoints` (`@addPoints`... once per addition of the
-/// points), counted for the score without the cap.
+/// The first instruction of the score loop's body in `addLineClearPoints`, run once per
+/// addition of the points: counted for the score without the cap.
 const SCORE_LOOP_BODY: u16 = 0x9C37;
 
 /// The console's memory for a run: the RAM image, the gamepad the NMI reads, the ROM.
