@@ -145,6 +145,24 @@ pub struct HeavyOutcomes {
     pub native: u32,
     /// An NMI landed in the game's work, or the game crashed: the run's RAM is the outcome.
     pub run: u32,
+    /// The last heavy frame whose phase the engine did not know: its frame and how its next
+    /// NMI lands in each phase.
+    pub(crate) last_phases: Option<(u64, PhaseCounts)>,
+}
+
+/// How the NMI after a heavy frame's work lands in each CPU phase a console can be in
+/// ([`CpuPhase::all`]): on any console the frame's work is the same, but which instruction the
+/// next NMI interrupts is not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PhaseCounts {
+    /// Phases evaluated: every one ([`CpuPhase::all`], 48).
+    pub phases: u8,
+    /// Phases in which the next frame lags: the NMI comes before the main loop's wait (in the
+    /// sound driver or in the game's work) but not in the jump-table routine.
+    pub lag: u8,
+    /// Phases in which the NMI lands where the jump-table routine's pointer is live: the game
+    /// crashes.
+    pub crash: u8,
 }
 
 impl PartialEq for HeavyOutcomes {
@@ -179,6 +197,16 @@ impl Nes {
     /// without them the engine does not model lag frames and crashes (see [`Nes::lag_modelled`]).
     pub fn set_program_data(&mut self, program: Option<Arc<ProgramData>>) {
         self.program = program;
+    }
+
+    /// When the frame just stepped was a heavy frame (see [`LAG_FROM_LEVEL`]) whose CPU phase
+    /// the engine did not know ([`Nes::set_cpu_phase`]): how the NMI after its work lands in each
+    /// phase a console can be in. The engine follows what most phases give; a frame with some
+    /// phases lagging or crashing is one whose outcome depends on the console.
+    #[must_use]
+    pub fn phase_counts(&self) -> Option<PhaseCounts> {
+        let (frame, counts) = self.lag.as_ref()?.outcomes.last_phases?;
+        (frame == self.frame).then_some(counts)
     }
 
     /// The crash the game had, if it crashed (the engine then stops; see the `lag` module).
@@ -349,7 +377,14 @@ impl Nes {
         lag.audio.to_ram(&mut ram);
         let phase = match self.cpu_phase.take() {
             Some(p) => p,
-            None => self.likely_phase(&ram, buttons)?,
+            None => {
+                let (phase, counts) = self.likely_phase(&ram, buttons)?;
+                let frame = self.frame;
+                if let Some(lag) = &mut self.lag {
+                    lag.outcomes.last_phases = Some((frame, counts));
+                }
+                phase
+            }
         };
         let mut run = Run::new(ram, program, phase);
         run.push_main_loop_return();
@@ -530,8 +565,8 @@ impl Nes {
 
     /// The phase the next heavy frame most likely has: the outcome of its first NMI (on time,
     /// lag, the NMI in the game's work, crash) under every phase, and a phase that gives the
-    /// outcome most of them give.
-    fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<CpuPhase> {
+    /// outcome most of them give; with how many phases give each.
+    fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<(CpuPhase, PhaseCounts)> {
         // Most such frames end far from the next NMI under any phase (the phases move the start
         // and the edge by a few cycles): one run says so.
         let nominal = CpuPhase {
@@ -549,7 +584,12 @@ impl Nes {
         } = run.advance(buttons.0).ok()?
             && run.slack_thirds() > 3 * PHASE_SPREAD
         {
-            return Some(nominal);
+            let on_time = PhaseCounts {
+                phases: CpuPhase::all().count() as u8,
+                lag: 0,
+                crash: 0,
+            };
+            return Some((nominal, on_time));
         }
         let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
         for phase in CpuPhase::all() {
@@ -572,7 +612,12 @@ impl Nes {
             .filter(|(_, c)| *c == best)
             .map(|(p, _)| *p)
             .collect();
-        same.get(same.len() / 2).copied()
+        let counts = PhaseCounts {
+            phases: outcomes.len() as u8,
+            lag: count(1) as u8,
+            crash: count(2) as u8,
+        };
+        same.get(same.len() / 2).copied().map(|p| (p, counts))
     }
 }
 
@@ -810,6 +855,27 @@ mod tests {
         if let Some(program) = program() {
             nes.set_program_data(Some(program));
             assert!(nes.lag_modelled());
+        }
+    }
+
+    #[test]
+    fn an_untold_heavy_frame_reports_how_its_nmi_lands_in_every_phase() {
+        let Some(program) = program() else { return };
+        // Level 120: the work ends far from the next NMI in every phase. Level 255: the next NMI
+        // comes before the main loop's wait in every phase.
+        for (level, late) in [(120, 0), (255, 48)] {
+            let mut nes = before_points(level, 4, Some(&program));
+            nes.set_cpu_phase(None);
+            nes.step(Buttons::NONE);
+            let counts = nes.phase_counts().expect("a heavy frame");
+            assert_eq!(counts.phases, 48, "level {level}");
+            assert_eq!(counts.lag + counts.crash, late, "level {level}: {counts:?}");
+            nes.step(Buttons::NONE);
+            assert_eq!(
+                nes.phase_counts(),
+                None,
+                "level {level}: the next frame is not heavy"
+            );
         }
     }
 }

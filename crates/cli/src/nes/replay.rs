@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, ProgramData};
+use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -100,6 +100,8 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut lag_frames = Vec::new();
     // The highest level the first round reached, when lag is not modelled.
     let mut top_level = 0u8;
+    // The first round's heavy frames after which some CPU phases lag or crash.
+    let mut phase_dependent: Vec<(u64, PhaseCounts)> = Vec::new();
     for round in 0..args.repeat {
         nes = Nes::power_on();
         nes.set_demo_data(demo.clone());
@@ -124,6 +126,9 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     if events.lagged() {
                         lag_frames.push(nes.frame());
                     }
+                    if let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0) {
+                        phase_dependent.push((nes.frame(), counts));
+                    }
                     top_level = top_level.max(nes.raw().player1.level_number);
                     if events.crashed() {
                         break;
@@ -140,6 +145,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                 let played = count.min(movie.lines.len());
                 let padding = InputLine::new(Buttons::NONE);
                 let watch_level = round == 0 && !nes.lag_modelled();
+                let watch_phases = round == 0 && nes.lag_modelled();
                 // Steps one frame; true once the game crashed, where the engine stops.
                 let mut frame = |line: &InputLine| {
                     let events = nes.step_line(line);
@@ -148,6 +154,11 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     }
                     if watch_level {
                         top_level = top_level.max(nes.raw().player1.level_number);
+                    }
+                    if watch_phases
+                        && let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0)
+                    {
+                        phase_dependent.push((nes.frame(), counts));
                     }
                     events.crashed()
                 };
@@ -179,6 +190,26 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         }
         if let Some(crash) = nes.crash() {
             out.line(format!("crash: {crash}"))?;
+        }
+        // Where the console's CPU phase decides: the engine followed what most phases give.
+        out.line(format!(
+            "frames whose next NMI lags or crashes in some CPU phases: {}",
+            phase_dependent.len()
+        ))?;
+        for (frame, c) in &phase_dependent {
+            // The outcome most phases give, the earlier of a tie (as the engine picks it).
+            let on_time = c.phases - c.lag - c.crash;
+            let followed = if on_time >= c.lag && on_time >= c.crash {
+                "on time"
+            } else if c.lag >= c.crash {
+                "lag"
+            } else {
+                "crash"
+            };
+            out.line(format!(
+                "phases at frame {frame}: {} of {} lag, {} crash (followed: {followed})",
+                c.lag, c.phases, c.crash
+            ))?;
         }
     } else if top_level >= LAG_FROM_LEVEL {
         out.line(super::LAG_NOT_MODELLED)?;
