@@ -28,9 +28,11 @@
 //! depends on where the NMI landed, to the instruction.
 //!
 //! The sound driver runs in the frame's work too, so its state is kept from level
-//! [`LAG_AUDIO_FROM_LEVEL`] on; the music needs the ROM's scores ([`ProgramData`]), without which
-//! its cycles are estimated and [`Nes::lag_model_exact`] is false. NTSC only: on PAL the engine
-//! does not model lag frames.
+//! [`LAG_AUDIO_FROM_LEVEL`] on, run by the ROM's own code.
+//!
+//! All of it runs the user's ROM ([`ProgramData`], [`Nes::set_program_data`]): without it the
+//! engine does not model lag frames or crashes at all, and says so ([`Nes::lag_modelled`]).
+//! NTSC only: on PAL the engine does not model lag frames either.
 
 use std::sync::Arc;
 
@@ -124,8 +126,9 @@ pub(crate) struct MusicClock {
 pub(crate) struct LagModel {
     /// The sound driver's RAM.
     pub(crate) audio: AudioRam,
-    /// The music is run (not estimated) since the model started.
-    pub(crate) music_exact: bool,
+    /// The music playing was known when the model started (not after a RAM import below the
+    /// model's levels, which does not say how far the music had played).
+    pub(crate) music_known: bool,
     /// What the next frame continues.
     pub(crate) pending: Pending,
     /// Where the heavy frames took their outcome from.
@@ -142,6 +145,24 @@ pub struct HeavyOutcomes {
     pub native: u32,
     /// An NMI landed in the game's work, or the game crashed: the run's RAM is the outcome.
     pub run: u32,
+    /// The last heavy frame whose phase the engine did not know: its frame and how its next
+    /// NMI lands in each phase.
+    pub(crate) last_phases: Option<(u64, PhaseCounts)>,
+}
+
+/// How the NMI after a heavy frame's work lands in each CPU phase a console can be in
+/// ([`CpuPhase::all`]): on any console the frame's work is the same, but which instruction the
+/// next NMI interrupts is not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PhaseCounts {
+    /// Phases evaluated: every one ([`CpuPhase::all`], 48).
+    pub phases: u8,
+    /// Phases in which the next frame lags: the NMI comes before the main loop's wait (in the
+    /// sound driver or in the game's work) but not in the jump-table routine.
+    pub lag: u8,
+    /// Phases in which the NMI lands where the jump-table routine's pointer is live: the game
+    /// crashes.
+    pub crash: u8,
 }
 
 impl PartialEq for HeavyOutcomes {
@@ -172,11 +193,20 @@ pub(crate) enum Pending {
 }
 
 impl Nes {
-    /// Supplies the ROM's program bytes (from the user's ROM file): the music the sound driver
-    /// plays, whose timing decides some lag frames at the highest levels. Without them the
-    /// engine estimates the music's cycles (see [`Nes::lag_model_exact`]).
+    /// Supplies the ROM's program bytes (from the user's ROM file), which the lag model runs:
+    /// without them the engine does not model lag frames and crashes (see [`Nes::lag_modelled`]).
     pub fn set_program_data(&mut self, program: Option<Arc<ProgramData>>) {
         self.program = program;
+    }
+
+    /// When the frame just stepped was a heavy frame (see [`LAG_FROM_LEVEL`]) whose CPU phase
+    /// the engine did not know ([`Nes::set_cpu_phase`]): how the NMI after its work lands in each
+    /// phase a console can be in. The engine follows what most phases give; a frame with some
+    /// phases lagging or crashing is one whose outcome depends on the console.
+    #[must_use]
+    pub fn phase_counts(&self) -> Option<PhaseCounts> {
+        let (frame, counts) = self.lag.as_ref()?.outcomes.last_phases?;
+        (frame == self.frame).then_some(counts)
     }
 
     /// The crash the game had, if it crashed (the engine then stops; see the `lag` module).
@@ -191,11 +221,17 @@ impl Nes {
         self.cpu_phase = phase;
     }
 
-    /// False when the lag model estimated something since it started (the music, without
-    /// [`ProgramData`]), so a lag frame near the sound driver may be predicted wrong.
+    /// Whether the engine models lag frames and crashes (from level [`LAG_FROM_LEVEL`] on): it
+    /// has the ROM's program ([`Nes::set_program_data`]), the console is NTSC and the modifiers
+    /// do not ignore lag. False also while the lag model runs from a RAM import that did not say
+    /// how far the music had played. Without it a frame that would lag or crash on the console
+    /// plays as an ordinary frame, and a report at those levels should say so.
     #[must_use]
-    pub fn lag_model_exact(&self) -> bool {
-        self.lag.as_ref().is_none_or(|l| l.music_exact)
+    pub fn lag_modelled(&self) -> bool {
+        self.program.is_some()
+            && self.region == Region::Ntsc
+            && !self.modifiers.ignore_lag
+            && self.lag.as_ref().is_none_or(|l| l.music_known)
     }
 
     /// A sound effect the game code starts (`soundEffectSlotNInit`), kept only while the lag
@@ -211,8 +247,8 @@ impl Nes {
     /// effects and the music stop (`LE253` clears `currentlyPlayingMusicTrack`).
     pub(crate) fn update_audio2(&mut self) {
         self.music_clock.track = Some(0);
-        if let Some(lag) = &mut self.lag {
-            audio::makes_no_sound_on(&mut lag.audio);
+        if let (Some(lag), Some(program)) = (&mut self.lag, &self.program) {
+            audio::makes_no_sound_on(&mut lag.audio, program);
         }
     }
 
@@ -252,7 +288,8 @@ impl Nes {
         let level = self.raw.player1.level_number;
         let on = level >= LAG_AUDIO_FROM_LEVEL
             && self.region == Region::Ntsc
-            && !self.modifiers.ignore_lag;
+            && !self.modifiers.ignore_lag
+            && self.program.is_some();
         if !on {
             self.lag = None;
             return self.play_frame_native(buttons);
@@ -287,14 +324,12 @@ impl Nes {
 
     /// The sound driver's call at the end of a frame the engine ran natively.
     fn after_native_frame(&mut self) {
-        let program = self.program.clone();
-        let Some(lag) = &mut self.lag else {
+        let (Some(lag), Some(program)) = (&mut self.lag, &self.program) else {
             return;
         };
         // A frame that ends in the pause plays the pause jingle, not the music.
         if self.wait == Wait::MainLoop {
-            let call = audio::update_audio(&mut lag.audio, program.as_deref());
-            lag.music_exact &= call.exact;
+            audio::update_audio(&mut lag.audio, program);
         }
     }
 
@@ -303,29 +338,31 @@ impl Nes {
     /// 1 playing the level-up effect that frame started (the level only rises in a level-up
     /// frame).
     pub(crate) fn start_lag_model(&mut self, through: u64) {
-        let program = self.program.clone();
+        let Some(program) = self.program.clone() else {
+            return;
+        };
         let mut audio = AudioRam::default();
-        let mut exact = program.is_some();
-        match (self.music_clock.track, program.as_deref()) {
-            (Some(track), Some(prg)) if track != 0 => {
+        let mut known = true;
+        match (self.music_clock.track, &*program) {
+            (Some(track), prg) if track != 0 => {
                 let calls = (through + 1)
                     .saturating_sub(self.music_clock.load_frame)
                     .saturating_sub(self.music_clock.lost - self.music_clock.load_lost);
                 audio.page[0x75] = track;
                 // One music frame per call; no sound effect plays.
                 for _ in 0..calls.saturating_sub(1) {
-                    audio::update_audio(&mut audio, Some(prg));
+                    audio::update_audio(&mut audio, prg);
                 }
             }
             (Some(_), _) => {}
-            (None, _) => exact = false,
+            (None, _) => known = false,
         }
         // This frame's call: the level-up effect starts.
         audio.page[0x71] = 0x06;
-        audio::update_audio(&mut audio, program.as_deref());
+        audio::update_audio(&mut audio, &program);
         self.lag = Some(Box::new(LagModel {
             audio,
-            music_exact: exact,
+            music_known: known,
             pending: Pending::None,
             outcomes: HeavyOutcomes::default(),
         }));
@@ -335,23 +372,26 @@ impl Nes {
     /// `None` when the run meets something it does not model (the frame then runs natively).
     fn heavy_frame(&mut self, buttons: Buttons) -> Option<Events> {
         let lag = self.lag.as_ref()?;
+        let program = self.program.clone()?;
         let mut ram = Box::new(self.ram());
         lag.audio.to_ram(&mut ram);
         let phase = match self.cpu_phase.take() {
             Some(p) => p,
-            None => self.likely_phase(&ram, buttons)?,
+            None => {
+                let (phase, counts) = self.likely_phase(&ram, buttons)?;
+                let frame = self.frame;
+                if let Some(lag) = &mut self.lag {
+                    lag.outcomes.last_phases = Some((frame, counts));
+                }
+                phase
+            }
         };
-        let mut run = Run::new(ram, self.program.clone(), phase);
+        let mut run = Run::new(ram, program, phase);
         run.push_main_loop_return();
         let completed = self.raw.player1.completed_lines;
         let hold_down = self.raw.player1.hold_down_points;
         let level_before = self.raw.player1.level_number;
         let stop = run.advance(buttons.0).ok()?;
-        if let Some(lag) = &mut self.lag
-            && self.program.is_none()
-        {
-            lag.music_exact = false;
-        }
         if let Stop::Waiting { lag_nmi_next, .. } = stop {
             return Some(self.heavy_frame_native(buttons, &run, lag_nmi_next));
         }
@@ -525,8 +565,8 @@ impl Nes {
 
     /// The phase the next heavy frame most likely has: the outcome of its first NMI (on time,
     /// lag, the NMI in the game's work, crash) under every phase, and a phase that gives the
-    /// outcome most of them give.
-    fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<CpuPhase> {
+    /// outcome most of them give; with how many phases give each.
+    fn likely_phase(&self, ram: &[u8; 0x800], buttons: Buttons) -> Option<(CpuPhase, PhaseCounts)> {
         // Most such frames end far from the next NMI under any phase (the phases move the start
         // and the edge by a few cycles): one run says so.
         let nominal = CpuPhase {
@@ -535,7 +575,8 @@ impl Nes {
             long_frame: false,
             dma_odd: false,
         };
-        let mut run = Run::new(Box::new(*ram), self.program.clone(), nominal);
+        let program = self.program.clone()?;
+        let mut run = Run::new(Box::new(*ram), program.clone(), nominal);
         run.push_main_loop_return();
         if let Stop::Waiting {
             lag_nmi_next: false,
@@ -543,11 +584,16 @@ impl Nes {
         } = run.advance(buttons.0).ok()?
             && run.slack_thirds() > 3 * PHASE_SPREAD
         {
-            return Some(nominal);
+            let on_time = PhaseCounts {
+                phases: CpuPhase::all().count() as u8,
+                lag: 0,
+                crash: 0,
+            };
+            return Some((nominal, on_time));
         }
         let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
         for phase in CpuPhase::all() {
-            let mut run = Run::new(Box::new(*ram), self.program.clone(), phase);
+            let mut run = Run::new(Box::new(*ram), program.clone(), phase);
             run.push_main_loop_return();
             let class = match run.advance(buttons.0).ok()? {
                 Stop::Waiting {
@@ -566,7 +612,12 @@ impl Nes {
             .filter(|(_, c)| *c == best)
             .map(|(p, _)| *p)
             .collect();
-        same.get(same.len() / 2).copied()
+        let counts = PhaseCounts {
+            phases: outcomes.len() as u8,
+            lag: count(1) as u8,
+            crash: count(2) as u8,
+        };
+        same.get(same.len() / 2).copied().map(|p| (p, counts))
     }
 }
 
@@ -606,9 +657,8 @@ impl Nes {
         {
             self.lag = Some(Box::new(LagModel {
                 audio: AudioRam::from_ram(ram),
-                // The driver's RAM is the console's; its calls are exact from here with the
-                // program data (`after_native_frame` and `heavy_frame` clear this without it).
-                music_exact: true,
+                // The driver's RAM is the console's: its calls run from here.
+                music_known: true,
                 pending: Pending::None,
                 outcomes: HeavyOutcomes::default(),
             }));
@@ -637,11 +687,30 @@ mod tests {
         (0x40..0x80).chain(0xD8..0xDC).chain(0x3F0..0x3FE)
     }
 
+    /// The ROM's program from `PLAYFIELD_ROM` (the `playfield-rom` crate checks its SHA-1; here
+    /// only its shape is), or `None` after a notice when it is not set, unless
+    /// `PLAYFIELD_REQUIRE_ROM=1`.
+    fn program() -> Option<Arc<ProgramData>> {
+        let Some(path) = std::env::var_os("PLAYFIELD_ROM").filter(|p| !p.is_empty()) else {
+            assert!(
+                std::env::var("PLAYFIELD_REQUIRE_ROM").as_deref() != Ok("1"),
+                "PLAYFIELD_REQUIRE_ROM=1 but PLAYFIELD_ROM is not set"
+            );
+            eprintln!("skipped: no ROM (set PLAYFIELD_ROM)");
+            return None;
+        };
+        let image = std::fs::read(&path).expect("PLAYFIELD_ROM names a readable file");
+        Some(Arc::new(
+            ProgramData::from_ines(&image).expect("PLAYFIELD_ROM is an iNES image"),
+        ))
+    }
+
     /// An engine in play at `level` with 1,550 lines and a score of 500,000, a vertical I piece
     /// above a well in column 0 that clears `cleared` rows when it locks, stepped up to the
     /// frame that adds the points (the main loop waits for its NMI).
-    fn before_points(level: u8, cleared: u8) -> Nes {
+    fn before_points(level: u8, cleared: u8, program: Option<&Arc<ProgramData>>) -> Nes {
         let mut nes = Nes::power_on();
+        nes.set_program_data(program.cloned());
         let mut input = Vec::new();
         let in_play = MenuDriver::new(GameSetup::a_type(19), 0).drive_until(
             &mut nes,
@@ -710,13 +779,14 @@ mod tests {
 
     #[test]
     fn a_heavy_frame_without_an_nmi_in_its_work_is_the_engines_own_frame() {
+        let Some(program) = program() else { return };
         // Level 120: the work ends well before the next NMI. Level 230: the next NMI comes in
         // the sound driver, after the game's work, so the next frame lags.
         for (level, lag_next, score) in [
             (120, false, [0x00, 0x52, 0x64]), // 500,000 + 1,200 × 121
             (230, true, [0x00, 0x72, 0x77]),  // 500,000 + 1,200 × 231
         ] {
-            let mut nes = before_points(level, 4);
+            let mut nes = before_points(level, 4, Some(&program));
             let start = run_start(&nes);
             let (native, counted) = score_both(&mut nes);
             assert_eq!(counted, (1, 0), "level {level}: scored natively");
@@ -729,7 +799,7 @@ mod tests {
             assert_eq!(nes.raw.player1.score, score, "level {level}");
             assert_eq!(nes.raw.player1.lines, [0x54, 0x15], "level {level}");
             // The run of the same frame, which gave the timing, scored the same.
-            let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+            let run = probe_heavy_frame(&start, &program, PHASE, &[0]);
             assert_eq!(
                 run.stops,
                 [format!(
@@ -748,12 +818,13 @@ mod tests {
     fn a_heavy_frame_with_an_nmi_in_its_work_is_the_runs() {
         // Level 255: the next NMI lands in the game's work (the sprites staged after the play
         // state), before `savePlayer1State`.
-        let mut nes = before_points(255, 4);
+        let Some(program) = program() else { return };
+        let mut nes = before_points(255, 4, Some(&program));
         let start = run_start(&nes);
         let (native, counted) = score_both(&mut nes);
         assert_eq!(counted, (0, 1), "scored by the run");
         assert_eq!(nes.wait, Wait::Lagging);
-        let run = probe_heavy_frame(&start, None, PHASE, &[0]);
+        let run = probe_heavy_frame(&start, &program, PHASE, &[0]);
         assert!(run.stops[0].starts_with("NmiDue"), "{:?}", run.stops);
         // Every byte the engine keeps is the run's at the frame's end.
         let at_end = &run.frame_end_rams[0];
@@ -769,5 +840,42 @@ mod tests {
         assert_eq!(nes.raw.game_mode_state, 4);
         assert_eq!(native.raw.player1.lines, [0x54, 0x15]);
         assert_eq!(native.raw.game_mode_state, 2);
+    }
+
+    #[test]
+    fn without_the_rom_no_frame_lags_and_the_engine_says_so() {
+        // Level 255, where the frame that adds a Tetris's points lags on every console: without
+        // the ROM's program the engine plays it as an ordinary frame.
+        let mut nes = before_points(255, 4, None);
+        assert!(!nes.lag_modelled());
+        let events = nes.step(Buttons::NONE);
+        assert!(!events.lagged() && !events.crashed());
+        assert!(nes.lag.is_none(), "no lag model runs");
+        assert_eq!(nes.raw.player1.lines, [0x54, 0x15]);
+        if let Some(program) = program() {
+            nes.set_program_data(Some(program));
+            assert!(nes.lag_modelled());
+        }
+    }
+
+    #[test]
+    fn an_untold_heavy_frame_reports_how_its_nmi_lands_in_every_phase() {
+        let Some(program) = program() else { return };
+        // Level 120: the work ends far from the next NMI in every phase. Level 255: the next NMI
+        // comes before the main loop's wait in every phase.
+        for (level, late) in [(120, 0), (255, 48)] {
+            let mut nes = before_points(level, 4, Some(&program));
+            nes.set_cpu_phase(None);
+            nes.step(Buttons::NONE);
+            let counts = nes.phase_counts().expect("a heavy frame");
+            assert_eq!(counts.phases, 48, "level {level}");
+            assert_eq!(counts.lag + counts.crash, late, "level {level}: {counts:?}");
+            nes.step(Buttons::NONE);
+            assert_eq!(
+                nes.phase_counts(),
+                None,
+                "level {level}: the next frame is not heavy"
+            );
+        }
     }
 }

@@ -38,9 +38,10 @@
 //! Known departures from the ROM, none of them traced: audio, sprites and the PPU are not
 //! modelled, nor player 2's playfield. Lag frames and crashes at the highest levels (a frame's
 //! work outlasting the frame: the score loop adds the points once per level) are modelled from
-//! level 100 on, cycle by cycle ([`Events::LAG`], [`Events::CRASH`], [`Nes::crash`]); which of
-//! them happen can depend on the console's CPU phase, which the engine cannot know, and on the
-//! music, whose scores it reads from the user's ROM ([`Nes::set_program_data`]). See `lag`.
+//! level 100 on, cycle by cycle, by running the user's ROM ([`Nes::set_program_data`];
+//! [`Events::LAG`], [`Events::CRASH`], [`Nes::crash`]); without it they are not modelled at all
+//! ([`Nes::lag_modelled`]). Which of them happen can depend on the console's CPU phase, which
+//! the engine cannot know. See `lag`.
 
 mod audio;
 mod buttons;
@@ -74,7 +75,7 @@ pub use demo::DemoData;
 pub use engine::Nes;
 pub use events::Events;
 pub use heavy::CpuPhase;
-pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL};
+pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use program::{InesError, ProgramData};

@@ -1,8 +1,8 @@
-//! The ROM's program bytes, read from the user's file at run time for the data playfield does not
-//! ship: the music scores the sound driver plays (their timing decides which frames lag at the
-//! highest levels) and the bytes past `levelDisplayTable` that the NMI reads at levels above 29.
-//! Without them the engine still predicts lag frames, but the sound driver's music part is then
-//! estimated (see `Nes::lag_model_exact`).
+//! The ROM's program bytes, read from the user's file at run time for what playfield does not
+//! ship: the program the lag model runs at the highest levels (the main loop's work, the NMI and
+//! the sound driver with its music, whose timing decides which frames lag or crash) and the bytes
+//! past `levelDisplayTable` that the NMI reads at levels above 29. Without them the engine does
+//! not model lag frames and crashes (see `Nes::lag_modelled`).
 
 /// The 32 KiB of PRG ROM of a Tetris (USA) iNES image, mapped at $8000.
 #[derive(Clone, PartialEq, Eq, Hash)]

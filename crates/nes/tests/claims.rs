@@ -15,10 +15,13 @@
 
 mod support;
 
+use std::sync::Arc;
+
 use playfield_nes::raw::addr;
 use playfield_nes::rules::next_rng;
 use playfield_nes::tables::SPAWN_TABLE;
-use playfield_nes::{Buttons, Nes, Region};
+use playfield_nes::{Buttons, Nes, ProgramData, Region};
+use playfield_testkit::rom::program_for_tests;
 use support::claims::*;
 use support::facts::{self, *};
 
@@ -312,9 +315,16 @@ const ROM_CRASHES_164_TO_170: [(u8, u8, u16); 52] = [
 
 /// A run of [`facts::tetris_at_1550_lines`] on the engine, Down held until the next piece is under
 /// control: (lag frames, crashed).
-fn engine_tetris_at_1550(level: u8, row: u8, frame_counter: u16) -> (usize, bool) {
+fn engine_tetris_at_1550(
+    program: &Arc<ProgramData>,
+    level: u8,
+    row: u8,
+    frame_counter: u16,
+) -> (usize, bool) {
     let mut c = engine_game(19);
     facts::tetris_at_1550_lines(&mut c, level, row, frame_counter);
+    // After the RAM writes, which import a new engine.
+    c.nes.set_program_data(Some(program.clone()));
     let (mut lags, mut locked) = (0, false);
     for _ in 0..150 {
         let events = c.nes.step(Buttons::DOWN);
@@ -336,15 +346,18 @@ fn crash_around_1550_lines() {
     // The document: the game breaks down around 1,550 lines, usually freezing, because the score
     // loop runs once per level. The ROM (`claims_rom.rs`, the same runs): at 1,550 lines (level
     // 155, 161 or 165 by the start level) every Tetris's scoring frame lags and none crashes;
-    // from level 166 some crash (52 of the 196 runs at levels 164-170). The engine, without the
-    // ROM's music and without knowing the console's cycle phase (see `lag` in the engine), gives
+    // from level 166 some crash (52 of the 196 runs at levels 164-170). The engine, running the
+    // ROM's program without knowing the console's cycle phase (see `lag` in the engine), gives
     // the same at 1,550 lines, and crashes at those levels too; which of those runs crash
-    // depends on the phase: measured, the engine's crash or not is the ROM's in 182 of the 196
-    // runs (the others sit where the phase decides).
+    // depends on the phase (the others sit where the phase decides). Without the ROM the engine
+    // does not model lag frames and crashes.
+    let Some(program) = program_for_tests() else {
+        return;
+    };
     let (mut runs, mut lagging, mut crashing) = (0, 0, 0);
     for level in facts::LEVELS_AT_1550_LINES {
         for (row, fc) in facts::variants_1550() {
-            let (lags, crashed) = engine_tetris_at_1550(level, row, fc);
+            let (lags, crashed) = engine_tetris_at_1550(&program, level, row, fc);
             runs += 1;
             lagging += usize::from(lags > 0);
             crashing += usize::from(crashed);
@@ -352,7 +365,7 @@ fn crash_around_1550_lines() {
     }
     let later: Vec<(u8, u8, u16)> = (164u8..=170)
         .flat_map(|level| facts::variants_1550().map(move |(row, fc)| (level, row, fc)))
-        .filter(|&(level, row, fc)| engine_tetris_at_1550(level, row, fc).1)
+        .filter(|&(level, row, fc)| engine_tetris_at_1550(&program, level, row, fc).1)
         .collect();
     eprintln!(
         "at 1,550 lines: {runs} runs, {lagging} with lag frames, {crashing} crashes; levels \

@@ -572,7 +572,7 @@ fn heavy_frames_run_as_the_roms_instruction_by_instruction() {
                 dma_odd: nmi.dma_rts == Some(520),
             };
             let buttons: Vec<u8> = (0..4).map(|k| case.buttons(nmi.frame + k).0).collect();
-            let probe = probe_heavy_frame(&nmi.ram, Some(&prg), phase, &buttons);
+            let probe = probe_heavy_frame(&nmi.ram, &prg, phase, &buttons);
             compared += 1;
             let rom_part = &trace[nmi.index..];
             let first_diff = probe

@@ -59,7 +59,7 @@ fn sound_driver_calls_match_the_rom() {
                         calls += 1;
                         let mut engine_ram = before;
                         let (cycles, exact, engine_trace) =
-                            probe_update_audio(&mut engine_ram, Some(&prg));
+                            probe_update_audio(&mut engine_ram, &prg);
                         let rom_cycles = u64::from(cycle - start);
                         let same_ram = engine_ram[0x680..0x700] == ram[0x680..0x700];
                         if cycles != rom_cycles || !exact || !same_ram {
@@ -163,8 +163,8 @@ fn music_caught_up_from_its_load_plays_as_the_roms() {
                 silence(&mut rom_ram);
                 silence(&mut engine_ram);
                 for call in 0..if every == 1 { 1 } else { 600 } {
-                    let (rom_cycles, _, _) = probe_update_audio(&mut rom_ram, Some(&prg));
-                    let (engine_cycles, _, _) = probe_update_audio(&mut engine_ram, Some(&prg));
+                    let (rom_cycles, _, _) = probe_update_audio(&mut rom_ram, &prg);
+                    let (engine_cycles, _, _) = probe_update_audio(&mut engine_ram, &prg);
                     assert_eq!(
                         engine_cycles,
                         rom_cycles,

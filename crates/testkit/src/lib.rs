@@ -6,12 +6,14 @@
 //! - [`autoplay`]: the scripted player, a closed-loop greedy player that clears lines, reaches the
 //!   endings and plays several games in a row (the AI players live in `playfield-ai`).
 //! - [`trace`]: the trace JSON parser and whole-trace comparison.
+//! - [`rom`]: the user's ROM for the tests whose engine runs its program (the lag model).
 //!
 //! Menus are driven by the engine's own [`MenuDriver`](playfield_nes::MenuDriver) and randomness
 //! comes from the workspace's one [`SplitMix64`].
 
 pub mod autoplay;
 pub mod movies;
+pub mod rom;
 pub mod trace;
 
 pub use playfield_rng::SplitMix64;

@@ -414,13 +414,26 @@ pub fn start_game_from(
 }
 
 /// Plays one game with `player`, calling `observe(buttons, &nes)` after every frame; an `Err`
-/// from it stops the game (used to run the ROM in lockstep).
+/// from it stops the game (used to run the ROM in lockstep). Lag frames and crashes are not
+/// modelled: see [`play_game_with_rom`].
 pub fn play_game(
     config: &GameConfig,
     player: &Player,
+    observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+) -> GameResult {
+    play_game_with_rom(config, player, None, observe)
+}
+
+/// [`play_game`] with the ROM's program, which the engine's lag model runs at the highest
+/// levels (`Nes::set_program_data`): without it lag frames and crashes are not modelled.
+pub fn play_game_with_rom(
+    config: &GameConfig,
+    player: &Player,
+    program: Option<std::sync::Arc<playfield_nes::ProgramData>>,
     mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
 ) -> GameResult {
     let mut nes = Nes::power_on();
+    nes.set_program_data(program);
     nes.set_modifiers(playfield_nes::Modifiers {
         double_speed_level: config.double_speed_level,
         ..playfield_nes::Modifiers::default()

@@ -5,12 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
-use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game};
+use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game_with_rom};
 use playfield_nes::fm2::{InputLine, Movie};
+use playfield_nes::{LAG_FROM_LEVEL, ProgramData};
 use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
@@ -117,10 +120,14 @@ pub struct BenchArgs {
     /// Record each game as an FCEUX movie (with several games: FILE-1.fm2, FILE-2.fm2, ...).
     #[arg(long, value_name = "FILE.fm2")]
     record: Option<PathBuf>,
-    /// Run the real ROM in lockstep and compare its RAM with the engine every frame (its SHA-1
-    /// is checked).
-    #[arg(long, value_name = "PATH")]
+    /// Tetris (USA) ROM (default: $PLAYFIELD_ROM; its SHA-1 is checked): the engine's lag model
+    /// runs its program at the highest levels. Without it lag frames and crashes are not
+    /// modelled.
+    #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
+    /// Run the real ROM (--rom) in lockstep and compare its RAM with the engine every frame.
+    #[arg(long, requires = "rom")]
+    lockstep: bool,
     /// Write an SVG chart: for several games the distribution of scores with the mean and its
     /// 95% interval, and the mean score by lines cleared beside BetaTetris's published
     /// checkpoints; for one game its score and level over time.
@@ -280,16 +287,22 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
     text
 }
 
-/// Plays one game, on the engine alone or with the ROM in lockstep.
-fn play_one(game: &GameConfig, player: &Player, rom: Option<&Rom>) -> GameResult {
-    let Some(rom) = rom else {
-        return play_game(game, player, |_, _| Ok(()));
+/// Plays one game, on the engine alone (its lag model running the ROM's program when given) or
+/// with the ROM in lockstep.
+fn play_one(
+    game: &GameConfig,
+    player: &Player,
+    program: Option<&Arc<ProgramData>>,
+    lockstep_rom: Option<&Rom>,
+) -> GameResult {
+    let Some(rom) = lockstep_rom else {
+        return play_game_with_rom(game, player, program.cloned(), |_, _| Ok(()));
     };
     let mut lockstep = match Lockstep::new(rom) {
         Ok(l) => l,
         Err(e) => return GameResult::stopped(format!("the ROM does not start: {e}")),
     };
-    play_game(game, player, |buttons, nes| {
+    play_game_with_rom(game, player, program.cloned(), |buttons, nes| {
         lockstep
             .step_line(&InputLine::new(buttons), nes)
             .map_err(|e| e.to_string())
@@ -301,6 +314,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // Everything that can be refused is refused before the first game.
     let config = args.config()?;
     let rom = args.rom.as_deref().map(super::load_rom).transpose()?;
+    let program = match (&rom, &args.rom) {
+        (Some(rom), Some(path)) => Some(Arc::new(
+            ProgramData::from_ines(rom.bytes())
+                .with_context(|| format!("--rom {}", path.display()))?,
+        )),
+        _ => None,
+    };
+    let lockstep_rom = rom.as_ref().filter(|_| args.lockstep);
     let games = config.game_count();
     let plot = match &args.plot {
         Some(path) => Some(OutputFile::create(path, "--plot")?),
@@ -316,10 +337,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut single_game_input = None;
     let report = config.run(
         &batch,
-        |game| play_one(game, &config.player, rom.as_ref()),
+        |game| play_one(game, &config.player, program.as_ref(), lockstep_rom),
         || bar.inc(1),
         |summary, r| -> Result<()> {
             out.line_now(game_line(args.json, summary)?)?;
+            if program.is_none() && !args.json && r.level >= LAG_FROM_LEVEL {
+                out.line_now(format!("  {}", super::LAG_NOT_MODELLED))?;
+            }
             let i = summary.game - 1;
             if let Some(path) = &args.record {
                 OutputFile::create(&record_path(path, i, games), "--record")?

@@ -77,8 +77,13 @@ pub(crate) fn load_rom(path: &Path) -> Result<Rom> {
     Rom::load(path).context("--rom")
 }
 
+/// What a report says where a game reached the levels where frames can lag or crash
+/// (`playfield_nes::LAG_FROM_LEVEL`) without the ROM, whose program the lag model runs.
+pub(crate) const LAG_NOT_MODELLED: &str =
+    "lag and crashes not modelled (no ROM given: --rom or $PLAYFIELD_ROM)";
+
 /// What the engine reads from the user's ROM: the demo's tables and the program bytes (the
-/// music, for lag frames at the highest levels).
+/// program the lag model runs at the highest levels).
 pub(crate) type RomData = (Option<Arc<DemoData>>, Option<Arc<ProgramData>>);
 
 /// The demo's tables and the program bytes from the user's ROM, when one is given; the ROM is

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Modifiers, Nes, ProgramData};
+use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -31,8 +31,9 @@ pub struct ReplayArgs {
     /// Replay K times (1 to 1,000,000) and print frames per second; a trace is written once.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = int(1, MAX_REPEAT))]
     repeat: u32,
-    /// Tetris (USA) ROM, read only for the demo's tables and the music, whose timing decides some
-    /// lag frames at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked.
+    /// Tetris (USA) ROM, read for the demo's tables and for the lag model, which runs its program
+    /// at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked. Without it lag
+    /// frames and crashes are not modelled.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
     /// Not the ROM: from this level on the piece falls two rows a frame (TetrisGYM's "kill
@@ -97,6 +98,10 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut nes = Nes::power_on();
     // Lag frames of the first round; the replay stops at a crash, where the engine stops.
     let mut lag_frames = Vec::new();
+    // The highest level the first round reached, when lag is not modelled.
+    let mut top_level = 0u8;
+    // The first round's heavy frames after which some CPU phases lag or crash.
+    let mut phase_dependent: Vec<(u64, PhaseCounts)> = Vec::new();
     for round in 0..args.repeat {
         nes = Nes::power_on();
         nes.set_demo_data(demo.clone());
@@ -121,6 +126,10 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     if events.lagged() {
                         lag_frames.push(nes.frame());
                     }
+                    if let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0) {
+                        phase_dependent.push((nes.frame(), counts));
+                    }
+                    top_level = top_level.max(nes.raw().player1.level_number);
                     if events.crashed() {
                         break;
                     }
@@ -135,11 +144,21 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     .unwrap_or(usize::MAX);
                 let played = count.min(movie.lines.len());
                 let padding = InputLine::new(Buttons::NONE);
+                let watch_level = round == 0 && !nes.lag_modelled();
+                let watch_phases = round == 0 && nes.lag_modelled();
                 // Steps one frame; true once the game crashed, where the engine stops.
                 let mut frame = |line: &InputLine| {
                     let events = nes.step_line(line);
                     if events.lagged() && round == 0 {
                         lag_frames.push(nes.frame());
+                    }
+                    if watch_level {
+                        top_level = top_level.max(nes.raw().player1.level_number);
+                    }
+                    if watch_phases
+                        && let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0)
+                    {
+                        phase_dependent.push((nes.frame(), counts));
                     }
                     events.crashed()
                 };
@@ -164,18 +183,38 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     }
     let mut out = Out::new();
     print_state(&mut out, &nes)?;
-    out.line(format!("lag frames: {}", lag_frames.len()))?;
-    for frame in &lag_frames {
-        out.line(format!("lag frame: {frame}"))?;
-    }
-    if let Some(crash) = nes.crash() {
-        out.line(format!("crash: {crash}"))?;
-    }
-    if !nes.lag_model_exact() {
-        out.line(
-            "lag model: the music's timing was estimated (give the ROM with --rom or \
-             $PLAYFIELD_ROM for it)",
-        )?;
+    if nes.lag_modelled() {
+        out.line(format!("lag frames: {}", lag_frames.len()))?;
+        for frame in &lag_frames {
+            out.line(format!("lag frame: {frame}"))?;
+        }
+        if let Some(crash) = nes.crash() {
+            out.line(format!("crash: {crash}"))?;
+        }
+        // Where the console's CPU phase decides: the engine followed what most phases give.
+        out.line(format!(
+            "frames whose next NMI lags or crashes in some CPU phases: {}",
+            phase_dependent.len()
+        ))?;
+        for (frame, c) in &phase_dependent {
+            // The outcome most phases give, the earlier of a tie (as the engine picks it).
+            let on_time = c.phases - c.lag - c.crash;
+            let followed = if on_time >= c.lag && on_time >= c.crash {
+                "on time"
+            } else if c.lag >= c.crash {
+                "lag"
+            } else {
+                "crash"
+            };
+            out.line(format!(
+                "phases at frame {frame}: {} of {} lag, {} crash (followed: {followed})",
+                c.lag, c.phases, c.crash
+            ))?;
+        }
+    } else if top_level >= LAG_FROM_LEVEL {
+        out.line(super::LAG_NOT_MODELLED)?;
+    } else {
+        out.line("lag frames: 0")?;
     }
     let frames = args.frames.unwrap_or(movie.lines.len() as u64);
     if args.repeat > 1 || args.frames.is_some() && args.trace.is_none() {

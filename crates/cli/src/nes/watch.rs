@@ -11,6 +11,7 @@ use playfield_nes::fm2::InputLine;
 use playfield_nes::tables::ORIENTATIONS;
 use playfield_nes::{Events, Nes};
 
+use super::RomData;
 use super::players::{PlayerArgs, label};
 use crate::tui::WatchOptions;
 use crate::tui::nes_loop::{FramePlayer, Speed};
@@ -33,8 +34,8 @@ pub struct WatchArgs {
     /// "max".
     #[arg(long, value_name = "X", default_value = "1", value_parser = Speed::parse)]
     speed: Speed,
-    /// Tetris (USA) ROM, read only for the demo's tables (default: $PLAYFIELD_ROM); its SHA-1 is
-    /// checked.
+    /// Tetris (USA) ROM, read for the demo's tables and for the lag model, which runs its program
+    /// at the highest levels (default: $PLAYFIELD_ROM); its SHA-1 is checked.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
     #[command(flatten)]
@@ -82,20 +83,21 @@ impl FramePlayer for LivePlayer {
 /// `playfield nes watch`.
 pub fn run(args: &WatchArgs) -> Result<()> {
     crate::tui::require_terminal("nes watch")?;
-    let demo = super::demo_data(args.rom.as_ref())?;
+    let rom = super::rom_data(args.rom.as_ref())?;
     let player = args.who.player(input_model()?)?;
-    watch_game(args.level, args.seed, args.speed, demo, player)
+    watch_game(args.level, args.seed, args.speed, rom, player)
 }
 
 fn watch_game(
     level: u8,
     seed: u64,
     speed: Speed,
-    demo: Option<std::sync::Arc<playfield_nes::DemoData>>,
+    (demo, program): RomData,
     player: Player,
 ) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
+    nes.set_program_data(program);
     let config = GameConfig {
         stop_at_max_score: false,
         ..GameConfig::a_type(level, seed)
@@ -157,7 +159,7 @@ pub fn run_default(who: &PlayerArgs) -> Result<()> {
     const SEED: u64 = 1;
     let player = who.player(input_model()?)?;
     if std::io::stdout().is_terminal() {
-        return watch_game(LEVEL, SEED, Speed::Times(1.0), None, player);
+        return watch_game(LEVEL, SEED, Speed::Times(1.0), (None, None), player);
     }
     let s = headless(LEVEL, SEED, &player)?;
     let mut out = crate::output::Out::new();

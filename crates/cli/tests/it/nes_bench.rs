@@ -229,6 +229,7 @@ fn rom_in_lockstep_agrees_with_the_engine() {
             "--json",
             "--rom",
             &path,
+            "--lockstep",
         ],
         "1",
     );
