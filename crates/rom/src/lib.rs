@@ -7,6 +7,8 @@
 //!   input lines (see the `emulator` module docs for how that was established).
 //! - [`lag`] watches the ROM's NMI: a lag frame (the NMI interrupts the main loop's work) and a
 //!   crash (the CPU leaves the game's code), to check the engine at the highest levels.
+//! - [`EngineData`] is what the engine reads from the checked ROM (the demo's tables, the
+//!   program its lag model runs); [`lag_not_modelled_note`] is what reports say without it.
 //! - [`Lockstep`] runs the ROM beside the engine and stops at the first traced difference.
 //!
 //! The movies the tests run on both come from `playfield-testkit` (the open-loop suite and the
@@ -16,11 +18,13 @@
 //! `playfield_testkit::movies::benchmark_movie`.
 
 mod emulator;
+mod engine_data;
 pub mod lag;
 mod lockstep;
 mod rom;
 
 pub use emulator::{Emulator, RAM_SIZE};
+pub use engine_data::{EngineData, LAG_NOT_MODELLED, lag_not_modelled_note};
 pub use lockstep::{Lockstep, LockstepError};
 pub use rom::{
     MAX_ROM_BYTES, REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex,

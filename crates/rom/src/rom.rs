@@ -51,6 +51,15 @@ pub enum RomError {
         /// The file's SHA-1.
         actual: String,
     },
+    /// The file passed the SHA-1 check but the engine cannot read its program (it should not
+    /// happen with Tetris (USA)).
+    #[error("{path}: {reason}")]
+    Ines {
+        /// The path given.
+        path: PathBuf,
+        /// What is wrong with the image.
+        reason: playfield_nes::InesError,
+    },
     /// The emulator refused the ROM or stopped (an invalid opcode).
     #[error("emulator: {0}")]
     Emulator(String),

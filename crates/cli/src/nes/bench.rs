@@ -12,8 +12,8 @@ use clap::{Args, ValueEnum};
 use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
 use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game_with_rom};
+use playfield_nes::ProgramData;
 use playfield_nes::fm2::{InputLine, Movie};
-use playfield_nes::{LAG_FROM_LEVEL, ProgramData};
 use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
@@ -341,8 +341,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         || bar.inc(1),
         |summary, r| -> Result<()> {
             out.line_now(game_line(args.json, summary)?)?;
-            if program.is_none() && !args.json && r.level >= LAG_FROM_LEVEL {
-                out.line_now(format!("  {}", super::LAG_NOT_MODELLED))?;
+            if !args.json
+                && let Some(note) = playfield_rom::lag_not_modelled_note(
+                    program.is_some(),
+                    r.level,
+                    super::NO_ROM_GIVEN,
+                )
+            {
+                out.line_now(format!("  {note}"))?;
             }
             let i = summary.game - 1;
             if let Some(path) = &args.record {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use playfield_nes::{DemoData, ProgramData};
-use playfield_rom::Rom;
+use playfield_rom::{EngineData, Rom};
 
 pub use watch::run_default;
 
@@ -77,10 +77,10 @@ pub(crate) fn load_rom(path: &Path) -> Result<Rom> {
     Rom::load(path).context("--rom")
 }
 
-/// What a report says where a game reached the levels where frames can lag or crash
-/// (`playfield_nes::LAG_FROM_LEVEL`) without the ROM, whose program the lag model runs.
-pub(crate) const LAG_NOT_MODELLED: &str =
-    "lag and crashes not modelled (no ROM given: --rom or $PLAYFIELD_ROM)";
+/// How a report tells the user to give the ROM, whose program the lag model runs, where a game
+/// reached the levels where frames can lag or crash without it
+/// (`playfield_rom::lag_not_modelled_note`).
+pub(crate) const NO_ROM_GIVEN: &str = "no ROM given: --rom or $PLAYFIELD_ROM";
 
 /// What the engine reads from the user's ROM: the demo's tables and the program bytes (the
 /// program the lag model runs at the highest levels).
@@ -92,12 +92,8 @@ pub(crate) fn rom_data(rom: Option<&PathBuf>) -> Result<RomData> {
     let Some(path) = rom else {
         return Ok((None, None));
     };
-    let rom = load_rom(path)?;
-    let demo =
-        DemoData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
-    let program =
-        ProgramData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
-    Ok((Some(Arc::new(demo)), Some(Arc::new(program))))
+    let data = EngineData::load(path).context("--rom")?;
+    Ok((Some(data.demo), Some(data.program)))
 }
 
 /// The demo's tables from the user's ROM, when one is given; the ROM is checked first.

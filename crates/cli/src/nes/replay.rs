@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData};
+use playfield_nes::{Buttons, DemoData, Modifiers, Nes, PhaseCounts, ProgramData};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -211,8 +211,10 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                 c.lag, c.phases, c.crash
             ))?;
         }
-    } else if top_level >= LAG_FROM_LEVEL {
-        out.line(super::LAG_NOT_MODELLED)?;
+    } else if let Some(note) =
+        playfield_rom::lag_not_modelled_note(false, top_level, super::NO_ROM_GIVEN)
+    {
+        out.line(note)?;
     } else {
         out.line("lag frames: 0")?;
     }
