@@ -56,6 +56,28 @@ struct ServeArgs {
     /// Address to bind (the page has no authentication: keep 127.0.0.1 unless you mean it).
     #[arg(long, value_name = "H", default_value = "127.0.0.1")]
     host: std::net::IpAddr,
+    /// Tetris (USA) ROM, whose program the lag model runs at the highest levels, and whose demo
+    /// tables the title screen's demo reads (default: $PLAYFIELD_ROM); its SHA-1 is checked.
+    /// Without it the pages do not model lag frames or crashes, and say so from level 100.
+    #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
+    rom: Option<std::path::PathBuf>,
+}
+
+/// `serve`: checks the ROM before anything is bound, then serves.
+fn serve(args: &ServeArgs) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let rom = args
+        .rom
+        .as_ref()
+        .map(playfield_rom::EngineData::load)
+        .transpose()
+        .context("--rom")?;
+    playfield_web::serve(&playfield_web::ServeConfig {
+        host: args.host,
+        port: args.port,
+        rom,
+    })?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -65,11 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Nes(cmd)) => nes::run(cmd),
         Some(Command::Standard(cmd)) => standard::run(cmd),
         Some(Command::Minijong(cmd)) => minijong::run(cmd),
-        Some(Command::Serve(args)) => playfield_web::serve(&playfield_web::ServeConfig {
-            host: args.host,
-            port: args.port,
-        })
-        .map_err(anyhow::Error::from),
+        Some(Command::Serve(args)) => serve(&args),
         None => nes::run_default(&who),
     };
     if let Some(signal) = signals::received() {

@@ -76,7 +76,8 @@ export function mount(root) {
       showButtons($('play-pad'), m.buttons);
       $('play-score').textContent = f.score; $('play-lines').textContent = f.lines;
       $('play-level-now').textContent = f.level; $('play-frame').textContent = f.frame;
-      $('play-status').textContent = f.game_over ? 'game over: the stack reached the top' : (m.finished || '');
+      $('play-status').textContent = (f.game_over ? 'game over: the stack reached the top' : (m.finished || '')) +
+        (m.note ? ' · ' + m.note : '');
       if (m.fm2) {
         state.fm2 = m.fm2; state.fm2Frames = m.fm2_frames; state.fm2Board = f.board; state.saved += 1;
         const a = $('play-download');

@@ -81,7 +81,8 @@ export function mount(root) {
       drawFrame(g, body.frame, looks);
       showButtons($('replay-pad'), body.buttons);
       showDas($('replay-das'), body.state['DAS charge']);
-      $('replay-input-note').textContent = body.past_input ? 'past the last input: no buttons' : '';
+      $('replay-input-note').textContent = [body.past_input ? 'past the last input: no buttons' : '', body.note || '']
+        .filter((s) => s).join(' · ');
       $('replay-frame').textContent = n;
       $('replay-score').textContent = body.frame.score; $('replay-lines').textContent = body.frame.lines;
       $('replay-level').textContent = body.frame.level;

@@ -80,7 +80,7 @@ export function mount(root) {
       $('watch-score').textContent = f.score; $('watch-lines').textContent = f.lines;
       $('watch-level-now').textContent = f.level; $('watch-frame').textContent = f.frame;
       $('watch-status').textContent = `${m.player} · speed ×${m.speed}` + (m.paused ? ' · paused' : '') +
-        (m.finished ? ' · ' + m.finished : '');
+        (m.finished ? ' · ' + m.finished : '') + (m.note ? ' · ' + m.note : '');
     };
     socket.onclose = () => { if (!closed) $('watch-status').textContent += ' · disconnected'; };
   }

@@ -35,13 +35,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::routing::{get, post};
+use playfield_nes::Nes;
+use playfield_rom::EngineData;
 
 pub use error::{ApiError, ServeError};
 
 /// The largest upload (an .fm2 movie) or request body accepted: 16 MiB.
 pub const MAX_UPLOAD_BYTES: usize = 16 * 1024 * 1024;
 
-/// Where to listen.
+/// Where to listen, and the ROM the engines run on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServeConfig {
     /// Address to bind; 127.0.0.1 unless the user asks for another (the server has no
@@ -49,6 +51,10 @@ pub struct ServeConfig {
     pub host: IpAddr,
     /// Port; 0 lets the system choose one.
     pub port: u16,
+    /// The user's checked ROM (`playfield serve --rom`): every engine the server steps gets its
+    /// program, which the lag model runs from level 100, and its demo tables. Without it lag
+    /// frames and crashes are not modelled, and the pages say so from level 100.
+    pub rom: Option<EngineData>,
 }
 
 impl Default for ServeConfig {
@@ -56,6 +62,7 @@ impl Default for ServeConfig {
         ServeConfig {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
+            rom: None,
         }
     }
 }
@@ -125,6 +132,35 @@ pub struct AppState {
     /// Permits for the AI's searches, one per core: with hundreds of games, searches take turns
     /// instead of all running at once, so every game's frames keep flowing between searches.
     pub searches: Arc<tokio::sync::Semaphore>,
+    /// The ROM's parts the engines run on ([`ServeConfig::rom`]).
+    pub rom: Option<EngineData>,
+}
+
+impl AppState {
+    /// A powered-on engine with the ROM's program and demo tables when the server has them.
+    #[must_use]
+    pub fn power_on(&self) -> Nes {
+        let mut nes = Nes::power_on();
+        self.give_rom(&mut nes);
+        nes
+    }
+
+    /// Gives `nes` the ROM's program and demo tables when the server has them.
+    pub fn give_rom(&self, nes: &mut Nes) {
+        if let Some(rom) = &self.rom {
+            rom.give_to(nes);
+        }
+    }
+}
+
+/// How the pages tell the user to give the ROM, after "lag and crashes not modelled".
+pub const NO_ROM_GIVEN: &str = "no ROM given to playfield serve";
+
+/// The note a view shows once its game has reached `top_level` on an engine that does not model
+/// lag or crashes (see `playfield_rom::lag_not_modelled_note`); `None` when there is none.
+#[must_use]
+pub fn lag_note(nes: &Nes, top_level: u8) -> Option<String> {
+    playfield_rom::lag_not_modelled_note(nes.lag_modelled(), top_level, NO_ROM_GIVEN)
 }
 
 impl Default for AppState {
@@ -134,6 +170,7 @@ impl Default for AppState {
             counters: Arc::default(),
             replays: Arc::default(),
             searches: Arc::new(tokio::sync::Semaphore::new(cores)),
+            rom: None,
         }
     }
 }
@@ -144,6 +181,7 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(assets::index))
         .route("/assets/{name}", get(assets::asset))
         .route("/api/stats", get(stats))
+        .route("/api/info", get(info))
         .route("/api/nes/pieces", get(nes_frame::pieces))
         .route("/api/players", get(players::list))
         .route("/api/nes/reference", get(nes_frame::reference))
@@ -172,6 +210,16 @@ async fn stats(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
     }))
 }
 
+/// `GET /api/info`: what the server models. `lag_modelled` is false when it was started without
+/// the ROM, whose program the lag model runs (`note` then says so).
+async fn info(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
+    let modelled = state.rom.is_some();
+    axum::Json(serde_json::json!({
+        "lag_modelled": modelled,
+        "note": (!modelled).then(|| format!("{} ({NO_ROM_GIVEN})", playfield_rom::LAG_NOT_MODELLED)),
+    }))
+}
+
 /// A server bound to its address, not yet serving.
 #[derive(Debug)]
 pub struct BoundServer {
@@ -191,7 +239,10 @@ impl BoundServer {
             .map_err(|reason| ServeError::Bind { addr, reason })?;
         Ok(BoundServer {
             listener,
-            state: AppState::default(),
+            state: AppState {
+                rom: config.rom.clone(),
+                ..AppState::default()
+            },
         })
     }
 

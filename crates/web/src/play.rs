@@ -80,6 +80,7 @@ pub async fn websocket(
         session(
             socket,
             settings,
+            state.clone(),
             state.counters.clone(),
             state.searches.clone(),
         )
@@ -98,6 +99,7 @@ pub async fn check(fields: Fields) -> Result<axum::Json<serde_json::Value>, ApiE
 async fn session(
     mut socket: WebSocket,
     settings: PlaySettings,
+    state: AppState,
     counters: Arc<Counters>,
     searches: Arc<Semaphore>,
 ) {
@@ -116,7 +118,7 @@ async fn session(
                 }
             })
         };
-        play(&settings, &frames_tx, control_rx, permit);
+        play(&settings, &state, &frames_tx, control_rx, permit);
     });
     loop {
         tokio::select! {
@@ -163,6 +165,7 @@ fn suggestion(advisor: &Player, ws: &mut Workspace, nes: &Nes) -> Option<[[i16; 
 
 fn play<P>(
     settings: &PlaySettings,
+    state: &AppState,
     frames: &mpsc::Sender<String>,
     mut controls: mpsc::UnboundedReceiver<Control>,
     permit: impl Fn() -> P,
@@ -172,6 +175,9 @@ fn play<P>(
             frames.try_send(serde_json::json!({ "error": "the game could not start" }).to_string());
         return;
     };
+    // The menus never reach the levels the ROM's program is run at: it is given here.
+    state.give_rom(&mut nes);
+    let mut top_level = 0u8;
     let mut ws = Workspace::new();
     let (mut held, mut tapped) = (0u8, 0u8);
     let (mut ghost_on, mut ghost) = (false, None);
@@ -205,8 +211,11 @@ fn play<P>(
             nes.step(buttons);
             input.push(buttons);
             stepped = true;
+            top_level = top_level.max(nes.raw().player.level_number);
             if let Some(why) = nes.unsupported() {
                 finished = Some(format!("the engine stopped: {why}"));
+            } else if let Some(crash) = nes.crash() {
+                finished = Some(format!("the game crashed: {crash}"));
             }
         }
         let active = nes.raw().player1.play_state == play_state::ACTIVE;
@@ -227,6 +236,7 @@ fn play<P>(
                 "frame": frame,
                 "finished": finished,
                 "buttons": crate::analyse::button_letters(Buttons(held)),
+                "note": crate::lag_note(&nes, top_level),
             });
             if save {
                 message["fm2"] =

@@ -27,6 +27,7 @@ use serde::Serialize;
 use crate::fields::Fields;
 use crate::nes_frame::{NesFrame, PIECE_NAMES, orientation_name};
 use crate::{ApiError, AppState};
+use playfield_rom::EngineData;
 
 /// Frames between two kept engine states.
 pub const CHECKPOINT_FRAMES: usize = 1024;
@@ -50,8 +51,11 @@ pub struct Replay {
     pub frames: u64,
     /// The movie's input lines (frames past them run on with no input).
     pub input_frames: u64,
-    /// Why the engine stopped before the end, if it did.
+    /// Why the engine stopped before the end, if it did (or where the game crashed).
     pub stopped: Option<String>,
+    /// From which frame on, and what, the page notes about lag and crashes not being modelled
+    /// (the game reached level 100 without the ROM).
+    pub lag_note: Option<(u64, String)>,
     /// How the game ended after the last input line, in words.
     pub ending: Option<String>,
     /// The state at the last frame.
@@ -147,6 +151,8 @@ pub struct ReplaySummary {
     pub stats: PlayStats,
     /// Why the engine stopped early, if it did (shown as an error).
     pub stopped: Option<String>,
+    /// "lag and crashes not modelled (...)" when the game reached level 100 without the ROM.
+    pub note: Option<String>,
     /// Score at the last frame.
     pub score: u32,
     /// Lines at the last frame.
@@ -156,18 +162,24 @@ pub struct ReplaySummary {
 }
 
 impl Replay {
-    /// Parses and replays `text` (an .fm2 movie named `name`).
+    /// Parses and replays `text` (an .fm2 movie named `name`) on an engine given the ROM's
+    /// program and demo tables when `rom` is given (without them lag and crashes are not
+    /// modelled).
     ///
     /// # Errors
     /// The parser's error, prefixed "in NAME: " as the CLI prints it, or a PAL movie.
-    pub fn new(name: &str, text: &str) -> Result<Replay, String> {
+    pub fn new(name: &str, text: &str, rom: Option<&EngineData>) -> Result<Replay, String> {
         let movie = Movie::parse(text).map_err(|e| format!("in {name}: {e}"))?;
         if movie.pal() {
             return Err(format!("{name} is a PAL movie; the USA ROM is NTSC"));
         }
         let mut nes = Nes::power_on();
+        if let Some(rom) = rom {
+            rom.give_to(&mut nes);
+        }
         let mut checkpoints = vec![nes.clone()];
         let mut stopped = None;
+        let mut lag_note = None;
         let mut marks = Marks::default();
         let mut stats = PlayStats::default();
         let note = |events: Events, frame: u64, marks: &mut Marks| {
@@ -228,6 +240,15 @@ impl Replay {
             }
             note(events, frame, &mut marks);
             stats.record(events, &nes);
+            if lag_note.is_none()
+                && let Some(text) = crate::lag_note(&nes, nes.raw().player.level_number)
+            {
+                lag_note = Some((frame, text));
+            }
+            if let Some(crash) = nes.crash() {
+                stopped = Some(format!("the game crashed: {crash}"));
+                break;
+            }
             if frame > input_frames {
                 if events.topped_out() && topped_out_at.is_none() {
                     topped_out_at = Some(frame);
@@ -255,6 +276,7 @@ impl Replay {
             lines: movie.lines,
             checkpoints,
             stopped,
+            lag_note,
             ending,
             marks,
             stats,
@@ -342,7 +364,8 @@ pub async fn upload(
         .collect();
     let text = String::from_utf8(body.to_vec())
         .map_err(|e| ApiError::bad_request(format!("in {name}: not UTF-8 text ({e})")))?;
-    let replay = tokio::task::spawn_blocking(move || Replay::new(&name, &text))
+    let rom = state.rom.clone();
+    let replay = tokio::task::spawn_blocking(move || Replay::new(&name, &text, rom.as_ref()))
         .await
         .map_err(|e| ApiError::bad_request(format!("replay failed: {e}")))?
         .map_err(ApiError::bad_request)?;
@@ -355,6 +378,7 @@ pub async fn upload(
         marks: replay.marks.clone(),
         stats: replay.stats.clone(),
         stopped: replay.stopped.clone(),
+        note: replay.lag_note.as_ref().map(|(_, text)| text.clone()),
         score: replay.last.score,
         lines: replay.last.lines,
         level: replay.last.level,
@@ -395,6 +419,11 @@ pub async fn frame(
         "frame": NesFrame::from_nes(&nes, None),
         "buttons": held_buttons(buttons),
         "past_input": frame > replay.input_frames,
+        "note": replay
+            .lag_note
+            .as_ref()
+            .filter(|(from, _)| frame >= *from)
+            .map(|(_, text)| text),
         "state": decoded(&nes),
     })))
 }

@@ -120,6 +120,7 @@ pub async fn websocket(
         session(
             socket,
             settings,
+            state.power_on(),
             state.counters.clone(),
             state.searches.clone(),
         )
@@ -130,6 +131,7 @@ pub async fn websocket(
 async fn session(
     mut socket: WebSocket,
     settings: WatchSettings,
+    nes: Nes,
     counters: Arc<Counters>,
     searches: Arc<Semaphore>,
 ) {
@@ -150,7 +152,7 @@ async fn session(
                 }
             })
         };
-        play(settings, &frames_tx, control_rx, permit);
+        play(settings, nes, &frames_tx, control_rx, permit);
     });
     loop {
         tokio::select! {
@@ -182,14 +184,14 @@ async fn session(
     // Dropping the receiver makes the game thread's next send fail: it ends and frees the game.
 }
 
-/// Plays the game, sending frames, until the page goes away.
+/// Plays the game on `nes` (powered on), sending frames, until the page goes away.
 fn play<P>(
     settings: WatchSettings,
+    mut nes: Nes,
     frames: &mpsc::Sender<String>,
     mut controls: mpsc::UnboundedReceiver<Control>,
     permit: impl Fn() -> P,
 ) {
-    let mut nes = Nes::power_on();
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
     // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
     while nes.raw().game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
@@ -204,6 +206,7 @@ fn play<P>(
     let mut last_sent: Option<(u64, bool, Option<String>)> = None;
     let mut last_buttons = playfield_nes::Buttons::NONE;
     let mut stats = crate::replay::PlayStats::default();
+    let mut top_level = 0u8;
     // Stats go out with the next frame sent after they change (frames may be skipped).
     let (mut stats_version, mut stats_sent) = (1u64, 0u64);
     loop {
@@ -231,6 +234,7 @@ fn play<P>(
                 let buttons = pilot.buttons_gated(&nes, &permit);
                 last_buttons = buttons;
                 let events = nes.step(buttons);
+                top_level = top_level.max(nes.raw().player.level_number);
                 if events.spawned() || events.cleared() > 0 {
                     stats.record(events, &nes);
                     stats_version += 1;
@@ -244,6 +248,10 @@ fn play<P>(
                 }
                 if let Some(why) = nes.unsupported() {
                     finished = Some(format!("the engine stopped: {why}"));
+                    break;
+                }
+                if let Some(crash) = nes.crash() {
+                    finished = Some(format!("the game crashed: {crash}"));
                     break;
                 }
             }
@@ -263,6 +271,7 @@ fn play<P>(
                 "player": settings.player.name,
                 "buttons": crate::analyse::button_letters(last_buttons),
                 "das": nes.raw().player.autorepeat_x,
+                "note": crate::lag_note(&nes, top_level),
             });
             if stats_sent != stats_version {
                 message["stats"] = serde_json::to_value(&stats).unwrap_or_default();

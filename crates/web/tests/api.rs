@@ -398,3 +398,59 @@ fn analyse_ranks_with_the_chosen_player_term_by_term() {
         );
     }
 }
+
+fn get_json(addr: &str, path: &str) -> (u16, Value) {
+    let mut r = agent().get(&format!("http://{addr}{path}")).call().unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn without_a_rom_the_server_says_lag_and_crashes_are_not_modelled() {
+    let addr = server();
+    let (status, info) = get_json(&addr, "/api/info");
+    assert_eq!(status, 200);
+    assert_eq!(info["lag_modelled"], json!(false), "{info}");
+    assert_eq!(
+        info["note"],
+        json!("lag and crashes not modelled (no ROM given to playfield serve)")
+    );
+    // The views' note comes only once the game reaches level 100.
+    let nes = playfield_nes::Nes::power_on();
+    assert_eq!(playfield_web::lag_note(&nes, 99), None);
+    assert_eq!(
+        playfield_web::lag_note(&nes, 100).as_deref(),
+        Some("lag and crashes not modelled (no ROM given to playfield serve)")
+    );
+}
+
+#[test]
+fn with_the_rom_every_engine_models_lag_and_crashes() {
+    let Some(rom) = playfield_rom::rom_for_tests() else {
+        return;
+    };
+    let engine_data = playfield_rom::EngineData::from_rom(&rom).unwrap();
+    let bg = playfield_web::start_background(&playfield_web::ServeConfig {
+        port: 0,
+        rom: Some(engine_data.clone()),
+        ..Default::default()
+    })
+    .unwrap();
+    let addr = bg.addr.to_string();
+    let (status, info) = get_json(&addr, "/api/info");
+    assert_eq!(status, 200);
+    assert_eq!(info["lag_modelled"], json!(true), "{info}");
+    assert_eq!(info["note"], Value::Null);
+    let nes = bg.state.power_on();
+    assert!(nes.lag_modelled());
+    assert_eq!(playfield_web::lag_note(&nes, 255), None);
+    let replay = playfield_web::replay::Replay::new(
+        "idle.fm2",
+        &Movie::new(std::iter::repeat_n(playfield_nes::Buttons::NONE, 60)).to_fm2(),
+        Some(&engine_data),
+    )
+    .unwrap();
+    assert!(replay.state_at(30).lag_modelled());
+    assert_eq!(replay.lag_note, None);
+}
