@@ -144,6 +144,15 @@ impl EnvCore {
             started: false,
         }
     }
+
+    /// The NES game's ROM, if it was given one (none for Standard Tetris).
+    fn rom(&self) -> Option<&crate::rom::GivenRom> {
+        match &self.game {
+            AnyGame::Placement(g) => g.settings.rom.as_ref(),
+            AnyGame::Frame(g) => g.settings.rom.as_ref(),
+            AnyGame::Standard(_) => None,
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -160,7 +169,9 @@ fn nes_settings(
     max_lines: Option<u32>,
     max_frames: Option<u64>,
     start_select: bool,
+    rom: Option<&str>,
 ) -> PyResult<NesSettings> {
+    let rom = crate::rom::given_rom(rom)?;
     if game_type > 1 {
         return Err(ArgError::EnvGameType(game_type).into());
     }
@@ -185,6 +196,7 @@ fn nes_settings(
         reward: reward(reward_name)?,
         start_select,
         level_menu: crate::game::level_menu(&config)?,
+        rom,
     })
 }
 
@@ -249,7 +261,7 @@ fn vec_mut<'a, T: numpy::Element>(
 impl EnvCore {
     /// NES Tetris, one placement per step.
     #[staticmethod]
-    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 0, soft_drop = true, reward = "score", max_lines = None, max_frames = None))]
+    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 0, soft_drop = true, reward = "score", max_lines = None, max_frames = None, rom = None))]
     #[allow(clippy::too_many_arguments)]
     fn nes_placement(
         level: u8,
@@ -263,17 +275,18 @@ impl EnvCore {
         reward: &str,
         max_lines: Option<u32>,
         max_frames: Option<u64>,
+        rom: Option<&str>,
     ) -> PyResult<Self> {
         let s = nes_settings(
             level, game_type, height, music, input, das, reaction, soft_drop, reward, max_lines,
-            max_frames, false,
+            max_frames, false, rom,
         )?;
         Ok(EnvCore::wrap(AnyGame::Placement(PlacementGame::new(s))))
     }
 
     /// NES Tetris, one frame per step.
     #[staticmethod]
-    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, reward = "score", max_lines = None, max_frames = None, start_select = false))]
+    #[pyo3(signature = (level = 18, game_type = 0, height = 0, music = 3, reward = "score", max_lines = None, max_frames = None, start_select = false, rom = None))]
     #[allow(clippy::too_many_arguments)]
     fn nes_frames(
         level: u8,
@@ -284,6 +297,7 @@ impl EnvCore {
         max_lines: Option<u32>,
         max_frames: Option<u64>,
         start_select: bool,
+        rom: Option<&str>,
     ) -> PyResult<Self> {
         let s = nes_settings(
             level,
@@ -298,6 +312,7 @@ impl EnvCore {
             max_lines,
             max_frames,
             start_select,
+            rom,
         )?;
         Ok(EnvCore::wrap(AnyGame::Frame(FrameGame::new(s))))
     }
@@ -545,6 +560,13 @@ impl EnvCore {
         ))
     }
 
+    /// Whether the NES engine models lag frames and crashes (it was given the ROM); false for
+    /// Standard Tetris.
+    #[getter]
+    fn lag_modelled(&self) -> bool {
+        self.rom().is_some()
+    }
+
     /// The NES engine of the episode (a copy), for the players and for inspection.
     fn nes(&self) -> PyResult<crate::nes::PyNes> {
         let game = match &self.game {
@@ -552,7 +574,7 @@ impl EnvCore {
             AnyGame::Frame(g) => g.game.as_ref(),
             AnyGame::Standard(_) => None,
         };
-        game.map(crate::nes::PyNes::from_recorded)
+        game.map(|g| crate::nes::PyNes::from_recorded(g, self.rom()))
             .ok_or_else(|| ArgError::NoNesGame.into())
     }
 

@@ -240,6 +240,9 @@ pub enum ArgError {
     /// A buttons value outside a byte.
     #[error("buttons must be a byte 0-255, got {0}")]
     ButtonsByte(i64),
+    /// The ROM given with `rom` (or `PLAYFIELD_ROM`) cannot be read or is not Tetris (USA).
+    #[error("rom: {0}")]
+    Rom(String),
     /// A movie file that cannot be read.
     #[error("cannot read {path}: {source}")]
     Read {

@@ -54,11 +54,12 @@ impl StartStates {
         if let Some(nes) = cell.get() {
             return Ok(nes);
         }
-        let (nes, _) = self
+        let (mut nes, _) = self
             .settings
             .level_menu
             .start_game(&config)
             .ok_or(GameError::NoFirstPiece)?;
+        crate::rom::give(self.settings.rom.as_ref(), &mut nes);
         Ok(cell.get_or_init(|| Box::new(nes)))
     }
 }

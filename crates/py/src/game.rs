@@ -75,6 +75,9 @@ pub struct NesSettings {
     /// seed), and the same along the menu's wait: every reset starts from the nearest instead
     /// of powering on again.
     pub level_menu: Arc<LevelMenuWaits>,
+    /// The user's ROM, whose program the engine's lag model runs from level 100; `None`: lag
+    /// and crashes are not modelled.
+    pub rom: Option<crate::rom::GivenRom>,
 }
 
 /// How a step ended.
@@ -237,12 +240,14 @@ impl Recorded {
     }
 
     /// Powers on and goes through the menus with `config` until the first piece is under
-    /// control, resuming from the level menu `level_menu` reached for the same game type/music
-    /// (the state of its wait nearest the seed's).
-    pub fn start(config: &GameConfig, level_menu: &LevelMenuWaits) -> Result<Recorded, GameError> {
-        let (nes, input) = level_menu
+    /// control, resuming from the level menu `settings` reached for the same game type/music
+    /// (the state of its wait nearest the seed's), and gives the engine the settings' ROM.
+    pub fn start(config: &GameConfig, settings: &NesSettings) -> Result<Recorded, GameError> {
+        let (mut nes, input) = settings
+            .level_menu
             .start_game(config)
             .ok_or(GameError::NoFirstPiece)?;
+        crate::rom::give(settings.rom.as_ref(), &mut nes);
         Ok(Recorded {
             nes,
             history: input.iter().map(|b| b.0).collect(),
@@ -261,12 +266,14 @@ impl Recorded {
 }
 
 /// Whether the game is over after a frame that raised `events`: top-out or B-type complete, the
-/// engine stopped, or play left (the reset combo, the curtain ended).
+/// engine stopped, the game crashed (the lag model, with the ROM), or play left (the reset
+/// combo, the curtain ended).
 #[must_use]
 pub fn game_over(nes: &Nes, events: Events) -> bool {
     events.has(Events::TOP_OUT)
         || events.has(Events::B_TYPE_GOAL)
         || nes.unsupported().is_some()
+        || events.has(Events::CRASH)
         || nes.raw().game_mode != game_mode::PLAY
 }
 
@@ -372,7 +379,7 @@ impl PlacementGame {
             seed,
             ..self.settings.config
         };
-        let mut game = Recorded::start(&config, &self.settings.level_menu)?;
+        let mut game = Recorded::start(&config, &self.settings)?;
         self.seed = seed;
         self.piece_frame = 0;
         self.pieces = 0;
@@ -587,7 +594,7 @@ impl FrameGame {
             seed,
             ..self.settings.config
         };
-        self.game = Some(Recorded::start(&config, &self.settings.level_menu)?);
+        self.game = Some(Recorded::start(&config, &self.settings)?);
         self.seed = seed;
         self.done = false;
         Ok(())

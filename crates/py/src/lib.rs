@@ -7,6 +7,7 @@
 //! - [`envs`]: the Python classes behind the Gymnasium environments and the vector environments.
 //! - [`frames`]: the frame vector environment's games, stepped on a [`team`] of threads.
 //! - [`standard`]: Standard Tetris games and players.
+//! - [`rom`]: the user's ROM (`rom=` or `PLAYFIELD_ROM`), whose program the lag model runs.
 //! - [`error`]: the bindings' errors and the Python exceptions they become.
 //!
 //! The Gymnasium classes themselves are written in Python (`python/playfield`); they call these
@@ -19,6 +20,7 @@ mod error;
 mod frames;
 mod game;
 mod nes;
+mod rom;
 mod standard;
 mod team;
 

@@ -1,9 +1,10 @@
 //! `playfield.nes`: the engine, the AI players and whole AI games.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use playfield_ai::nes::game::play_game_with_rom;
 use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
-use playfield_ai::nes::{PieceState, play_game, players};
+use playfield_ai::nes::{PieceState, players};
 use playfield_nes::fm2::Movie;
 use playfield_nes::{Buttons, Events, GameType, Nes, Region};
 use pyo3::prelude::*;
@@ -11,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::error::ArgError;
 use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, controllable, write_board, write_state};
+use crate::rom::{GivenRom, given_rom};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNes>()?;
@@ -71,6 +73,8 @@ fn event_bits(e: Events) -> u16 {
         Events::MODE_CHANGE,
         Events::B_TYPE_GOAL,
         Events::UNSUPPORTED,
+        Events::LAG,
+        Events::CRASH,
     ]
     .into_iter()
     .filter(|&f| e.has(f))
@@ -112,6 +116,9 @@ pub struct PyNes {
     /// the engine was built from a RAM image, which has no history.
     history: Option<Vec<u8>>,
     pal: bool,
+    /// The ROM the engine runs the lag model on, kept with its path for pickling; `None`: lag
+    /// and crashes are not modelled.
+    rom: Option<GivenRom>,
 }
 
 /// A saved engine state (`Nes.save()`), restored with `Nes.restore(state)`.
@@ -123,12 +130,31 @@ pub struct PyNesState {
 
 impl PyNes {
     /// The engine of an environment's game, with its history.
-    pub(crate) fn from_recorded(g: &crate::game::Recorded) -> Self {
+    pub(crate) fn from_recorded(g: &crate::game::Recorded, rom: Option<&GivenRom>) -> Self {
         PyNes {
             nes: g.nes.clone(),
             history: Some(g.history.clone()),
             pal: false,
+            rom: rom.cloned(),
         }
+    }
+
+    /// Powers on with `rom` (see [`given_rom`]).
+    fn power_on(pal: bool, rom: Option<GivenRom>) -> Self {
+        let region = if pal { Region::Pal } else { Region::Ntsc };
+        let mut nes = Nes::power_on_region(region);
+        crate::rom::give(rom.as_ref(), &mut nes);
+        PyNes {
+            nes,
+            history: Some(Vec::new()),
+            pal,
+            rom,
+        }
+    }
+
+    /// The `rom` argument that reads this engine's ROM again ("" for none).
+    fn rom_path(&self) -> &str {
+        self.rom.as_ref().map_or("", |r| r.path.as_str())
     }
 }
 
@@ -178,22 +204,27 @@ impl PyNesState {
 #[pymethods]
 impl PyNes {
     /// Powers on the console. `pal=True` runs PAL timing (not checkable against a ROM here).
+    /// `rom`: the path of Tetris (USA) (SHA-1 checked), whose program the lag model runs from
+    /// level 100 (default: `$PLAYFIELD_ROM` when set; `""` for none). Without it lag frames and
+    /// crashes are not modelled (`lag_modelled()` is false).
     #[new]
-    #[pyo3(signature = (pal = false))]
-    fn new(pal: bool) -> Self {
-        let region = if pal { Region::Pal } else { Region::Ntsc };
-        PyNes {
-            nes: Nes::power_on_region(region),
-            history: Some(Vec::new()),
-            pal,
-        }
+    #[pyo3(signature = (pal = false, rom = None))]
+    fn new(pal: bool, rom: Option<&str>) -> PyResult<Self> {
+        Ok(PyNes::power_on(pal, given_rom(rom)?))
+    }
+
+    /// Whether the engine models lag frames and crashes: it has the ROM's program, runs NTSC
+    /// timing, and knows the sound driver's state where the lag model needs it.
+    fn lag_modelled(&self) -> bool {
+        self.nes.lag_modelled()
     }
 
     /// Replays an FCEUX movie (.fm2) from power-on: `path` is a file path, or the movie's text
     /// with `text=True`. Soft-reset and power commands in the movie are honoured.
     #[staticmethod]
-    #[pyo3(signature = (path, text = false))]
-    fn from_fm2(path: &str, text: bool) -> PyResult<Self> {
+    #[pyo3(signature = (path, text = false, rom = None))]
+    fn from_fm2(path: &str, text: bool, rom: Option<&str>) -> PyResult<Self> {
+        let rom = given_rom(rom)?;
         let body = if text {
             path.to_owned()
         } else {
@@ -210,6 +241,7 @@ impl PyNes {
         let pal = movie.pal();
         let region = if pal { Region::Pal } else { Region::Ntsc };
         let mut nes = Nes::power_on_region(region);
+        crate::rom::give(rom.as_ref(), &mut nes);
         let mut plain = true;
         for line in &movie.lines {
             if line.command != playfield_nes::fm2::Command::NONE {
@@ -218,7 +250,12 @@ impl PyNes {
             nes.step_line(line);
         }
         let history = plain.then(|| movie.buttons().map(|b| b.0).collect());
-        Ok(PyNes { nes, history, pal })
+        Ok(PyNes {
+            nes,
+            history,
+            pal,
+            rom,
+        })
     }
 
     /// The frames since power-on as an FCEUX movie (.fm2 text) that replays this state on the
@@ -230,15 +267,18 @@ impl PyNes {
 
     /// An engine from a 2 KiB RAM image taken at a frame boundary (menus or play).
     #[staticmethod]
-    #[pyo3(signature = (ram, pal = false))]
-    fn from_ram(ram: &[u8], pal: bool) -> PyResult<Self> {
+    #[pyo3(signature = (ram, pal = false, rom = None))]
+    fn from_ram(ram: &[u8], pal: bool, rom: Option<&str>) -> PyResult<Self> {
         let image: &[u8; 0x800] = ram.try_into().map_err(|_| ArgError::RamSize(ram.len()))?;
         let region = if pal { Region::Pal } else { Region::Ntsc };
-        let nes = Nes::from_ram(image, region).map_err(ArgError::from)?;
+        let rom = given_rom(rom)?;
+        let mut nes = Nes::from_ram(image, region).map_err(ArgError::from)?;
+        crate::rom::give(rom.as_ref(), &mut nes);
         Ok(PyNes {
             nes,
             history: None,
             pal,
+            rom,
         })
     }
 
@@ -384,7 +424,7 @@ impl PyNes {
         PyNesState { nes: self.clone() }
     }
 
-    /// Returns to a saved state.
+    /// Returns to a saved state (saved by any engine with the same ROM or none).
     fn restore(&mut self, state: &PyNesState) {
         *self = state.nes.clone();
     }
@@ -411,13 +451,13 @@ impl PyNes {
         match &this.history {
             Some(h) => Ok((
                 cls.getattr("_from_history")?,
-                (PyBytes::new(py, h), this.pal)
+                (PyBytes::new(py, h), this.pal, this.rom_path())
                     .into_pyobject(py)?
                     .into_any(),
             )),
             None => Ok((
                 cls.getattr("from_ram")?,
-                (PyBytes::new(py, &this.nes.ram()), this.pal)
+                (PyBytes::new(py, &this.nes.ram()), this.pal, this.rom_path())
                     .into_pyobject(py)?
                     .into_any(),
             )),
@@ -426,14 +466,14 @@ impl PyNes {
 
     /// Replays `history` from power-on (used by pickle).
     #[staticmethod]
-    #[pyo3(signature = (history, pal = false))]
-    fn _from_history(history: &[u8], pal: bool) -> Self {
-        let mut n = PyNes::new(pal);
+    #[pyo3(signature = (history, pal = false, rom = ""))]
+    fn _from_history(history: &[u8], pal: bool, rom: &str) -> PyResult<Self> {
+        let mut n = PyNes::power_on(pal, given_rom(Some(rom))?);
         for &b in history {
             n.nes.step(Buttons(b));
         }
         n.history = Some(history.to_vec());
-        n
+        Ok(n)
     }
 
     fn __repr__(&self) -> String {
@@ -658,9 +698,11 @@ fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
 
 /// Plays one whole AI game from power-on (Birken's player), as `playfield nes play` does for
 /// one game with this `seed` (already derived per game); returns a dict with score, lines,
-/// level, frames, pieces and end (the JSON text of the end reason, as the command line prints it).
+/// level, frames, pieces and end (the JSON text of the end reason, as the command line prints it),
+/// and lag_modelled: whether `rom` (a path, default `$PLAYFIELD_ROM` when set, `""` for none)
+/// gave the engine the program its lag model runs (a game can then end in a crash).
 #[pyfunction]
-#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None, index = 0))]
+#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None, index = 0, rom = None))]
 #[allow(clippy::too_many_arguments)]
 fn play_nes_game<'py>(
     py: Python<'py>,
@@ -675,7 +717,10 @@ fn play_nes_game<'py>(
     max_lines: Option<u32>,
     max_frames: Option<u64>,
     index: u32,
+    rom: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let program = given_rom(rom)?.map(|r| r.data.program);
+    let lag_modelled = program.is_some();
     if game_type > 1 {
         return Err(ArgError::GameType(game_type).into());
     }
@@ -693,7 +738,7 @@ fn play_nes_game<'py>(
     };
     config.validate().map_err(ArgError::from)?;
     let player = Player::birken(input_model(input, das, reaction)?);
-    let r = py.detach(|| play_game(&config, &player, |_, _| Ok(())));
+    let r = py.detach(|| play_game_with_rom(&config, &player, program, |_, _| Ok(())));
     let end = serde_json::to_string(&r.end).map_err(|source| ArgError::Json {
         what: "the end reason",
         source,
@@ -716,6 +761,7 @@ fn play_nes_game<'py>(
     d.set_item("frames", r.frames)?;
     d.set_item("pieces", r.pieces)?;
     d.set_item("end", end)?;
+    d.set_item("lag_modelled", lag_modelled)?;
     d.set_item(
         "clean",
         !matches!(r.end, GameEnd::Mismatch(_) | GameEnd::Stopped(_)),

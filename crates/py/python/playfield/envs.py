@@ -185,6 +185,10 @@ class NesOptions:
     """Added to the reward of the step that ends the game (top-out, B-type goal, illegal action)."""
     info_placements: bool = False
     """Put ``placements``, ``buttons`` and ``buttons_length`` in ``info`` (variable length)."""
+    rom: str | None = None
+    """Path of the Tetris (USA) ROM (SHA-1 checked), whose program the engine's lag model runs
+    from level 100 (default: ``$PLAYFIELD_ROM`` when set; ``""`` for none). Without it lag
+    frames and crashes are not modelled (``info["lag_modelled"]`` on reset says which)."""
 
     _kind = "placement"
 
@@ -214,12 +218,19 @@ class NesOptions:
         _check_float("game_over_reward", self.game_over_reward)
         if hasattr(self, "info_placements"):
             _check_bool("info_placements", self.info_placements)
+        if self.rom is None:
+            # Resolved once, so a pickled environment reads the same file where it is unpickled.
+            object.__setattr__(self, "rom", os.environ.get("PLAYFIELD_ROM", ""))
+        elif not isinstance(self.rom, (str, os.PathLike)):
+            raise TypeError(f"rom must be a path (str), got {self.rom!r}")
+        else:
+            object.__setattr__(self, "rom", os.fspath(self.rom))
 
     def core_kwargs(self) -> dict[str, Any]:
         kw = {
             "level": int(self.level), "game_type": 0 if self.game_type == "A" else 1,
             "height": int(self.height), "music": int(self.music), "reward": self.reward,
-            "max_lines": self.max_lines, "max_frames": self.max_frames,
+            "max_lines": self.max_lines, "max_frames": self.max_frames, "rom": self.rom,
         }
         if self._kind == "placement":
             kw.update(input=self.input, das=bool(self.das), reaction=int(self.reaction),
@@ -258,6 +269,10 @@ class NesFramesOptions:
     """Added to the reward of every step that does not end the game."""
     game_over_reward: float = 0.0
     """Added to the reward of the step that ends the game."""
+    rom: str | None = None
+    """Path of the Tetris (USA) ROM (SHA-1 checked), whose program the engine's lag model runs
+    from level 100 (default: ``$PLAYFIELD_ROM`` when set; ``""`` for none). Without it lag
+    frames and crashes are not modelled (``info["lag_modelled"]`` on reset says which)."""
 
     _kind = "frames"
 
@@ -525,7 +540,10 @@ class _CoreEnv(gym.Env):
         self._started = True
         self._ended_by_illegal_action = False
         self._core.reset(episode_seed)
-        return self._observation(), self._info()
+        info = self._info()
+        if self._kind != "standard":
+            info["lag_modelled"] = self._core.lag_modelled
+        return self._observation(), info
 
     def step(self, action):
         a = _action_int(action)

@@ -47,3 +47,7 @@ EVENT_TOP_OUT = 1 << 4
 EVENT_MODE_CHANGE = 1 << 5
 EVENT_B_TYPE_GOAL = 1 << 6
 EVENT_UNSUPPORTED = 1 << 7
+#: A lag frame (only with the ROM, from level 100: ``Nes.lag_modelled()``).
+EVENT_LAG = 1 << 8
+#: The game crashed (only with the ROM); the engine stops.
+EVENT_CRASH = 1 << 9

@@ -84,6 +84,7 @@ class _CoreVectorEnv(VectorEnv):
     def _build(self, options: Any) -> None:
         """Makes the Rust vector and the arrays it writes for `options`."""
         template = _make_core(self._kind, options)
+        self._template_lag_modelled = bool(template.lag_modelled)
         self._episode_options = options
         self._vector = self._core_class(template, self.num_envs, self._num_threads_asked)
         self.single_observation_space = observation_space(template, options)
@@ -176,7 +177,11 @@ class _CoreVectorEnv(VectorEnv):
         self._terminated[:] = False
         self._truncated[:] = False
         seeds = np.array(self._vector.seeds(), dtype=np.int64)
-        return self._obs(), {"seed": seeds, "_seed": np.ones(n, dtype=bool)}
+        info = {"seed": seeds, "_seed": np.ones(n, dtype=bool)}
+        if self._kind != "standard":
+            info["lag_modelled"] = np.full(n, self._template_lag_modelled)
+            info["_lag_modelled"] = np.ones(n, dtype=bool)
+        return self._obs(), info
 
     def step(self, actions):
         if not self._started:
