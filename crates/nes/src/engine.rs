@@ -8,15 +8,15 @@
 
 use std::sync::Arc;
 
-use crate::buttons::Buttons;
-use crate::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
-use crate::ending::EndingStep;
-use crate::events::Events;
-use crate::modifiers::{Modifiers, UncappedScore};
 use crate::ram::Ram;
-use crate::region::Region;
+use crate::screens::ending::EndingStep;
 use crate::tables::*;
-use crate::unsupported::Unsupported;
+use crate::user_rom::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
+use crate::vocabulary::buttons::Buttons;
+use crate::vocabulary::events::Events;
+use crate::vocabulary::modifiers::{Modifiers, UncappedScore};
+use crate::vocabulary::region::Region;
+use crate::vocabulary::unsupported::Unsupported;
 
 /// Where the main loop is blocked, waiting for the next NMI. Each variant names the routine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,7 +109,7 @@ pub struct Nes {
     /// The score without the 999,999 cap, kept beside the RAM's.
     pub(crate) score_uncapped: UncappedScore,
     /// The ROM's program bytes, for the music's timing (`lag`).
-    pub(crate) program: Option<Arc<crate::program::ProgramData>>,
+    pub(crate) program: Option<Arc<crate::user_rom::program::ProgramData>>,
     /// The lag model's state, kept from level `LAG_AUDIO_FROM_LEVEL` on.
     pub(crate) lag: Option<Box<crate::lag::LagModel>>,
     /// When the music was loaded, for the lag model.
@@ -117,7 +117,7 @@ pub struct Nes {
     /// The crash, once the game crashed.
     pub(crate) crash: Option<crate::lag::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
-    pub(crate) cpu_phase: Option<crate::heavy::CpuPhase>,
+    pub(crate) cpu_phase: Option<crate::lag::long_frame::CpuPhase>,
     /// The game's RAM variables under their disassembly names ([`Nes::raw`],
     /// [`Nes::raw_mut`]).
     pub(crate) raw: Ram,
@@ -558,7 +558,7 @@ impl Nes {
     /// a reset (the CPU restarts at the reset vector, the PPU waits its warm-up frames again) or
     /// another power-on leaves the console exactly as it was. Movies converted from older formats
     /// begin with such a reset.
-    pub fn step_line(&mut self, line: &crate::fm2::InputLine) -> Events {
+    pub fn step_line(&mut self, line: &crate::formats::fm2::InputLine) -> Events {
         if line.command.0 != 0 {
             return self.step_line_with_command(line);
         }
@@ -569,7 +569,7 @@ impl Nes {
     /// line stays small.
     #[cold]
     #[inline(never)]
-    fn step_line_with_command(&mut self, line: &crate::fm2::InputLine) -> Events {
+    fn step_line_with_command(&mut self, line: &crate::formats::fm2::InputLine) -> Events {
         if self.frame == 0 {
             // Nothing has run since power-on: see above.
         } else if line.command.power() {

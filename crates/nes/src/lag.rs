@@ -2,7 +2,7 @@
 //!
 //! From about level 150 the frame in which `playState_updateLinesAndStatistics` runs (the frame
 //! after every lock: it adds the points `levelNumber + 1` times) can outlast the frame. The
-//! engine then runs that frame instruction by instruction with its cycles (see `heavy`), takes
+//! engine then runs that frame instruction by instruction with its cycles (see `long_frame`), takes
 //! the next NMI where the ROM takes it, and reports what the ROM does:
 //!
 //! - a *lag frame* ([`Events::LAG`]): an NMI interrupted the main loop's work, so no game routine
@@ -34,15 +34,19 @@
 //! engine does not model lag frames or crashes at all, and says so ([`Nes::lag_modelled`]).
 //! NTSC only: on PAL the engine does not model lag frames either.
 
+pub(crate) mod cpu;
+pub(crate) mod long_frame;
+pub(crate) mod sound_driver;
+
 use std::sync::Arc;
 
-use crate::audio::{self, AudioRam};
-use crate::buttons::Buttons;
 use crate::engine::{Nes, Wait, game_mode, play_state};
-use crate::events::Events;
-use crate::heavy::{CpuPhase, Run, Stop};
-use crate::program::ProgramData;
-use crate::region::Region;
+use crate::lag::long_frame::{CpuPhase, Run, Stop};
+use crate::lag::sound_driver::AudioRam;
+use crate::user_rom::program::ProgramData;
+use crate::vocabulary::buttons::Buttons;
+use crate::vocabulary::events::Events;
+use crate::vocabulary::region::Region;
 
 /// The level from which a frame's work can outlast the frame and the engine runs it cycle by
 /// cycle. Below it the longest possible frame fits: 100 passes of the score loop at its longest
@@ -248,7 +252,7 @@ impl Nes {
     pub(crate) fn update_audio2(&mut self) {
         self.music_clock.track = Some(0);
         if let (Some(lag), Some(program)) = (&mut self.lag, &self.program) {
-            audio::makes_no_sound_on(&mut lag.audio, program);
+            sound_driver::makes_no_sound_on(&mut lag.audio, program);
         }
     }
 
@@ -329,7 +333,7 @@ impl Nes {
         };
         // A frame that ends in the pause plays the pause jingle, not the music.
         if self.wait == Wait::MainLoop {
-            audio::update_audio(&mut lag.audio, program);
+            sound_driver::update_audio(&mut lag.audio, program);
         }
     }
 
@@ -351,7 +355,7 @@ impl Nes {
                 audio.page[0x75] = track;
                 // One music frame per call; no sound effect plays.
                 for _ in 0..calls.saturating_sub(1) {
-                    audio::update_audio(&mut audio, prg);
+                    sound_driver::update_audio(&mut audio, prg);
                 }
             }
             (Some(_), _) => {}
@@ -359,7 +363,7 @@ impl Nes {
         }
         // This frame's call: the level-up effect starts.
         audio.page[0x71] = 0x06;
-        audio::update_audio(&mut audio, &program);
+        sound_driver::update_audio(&mut audio, &program);
         self.lag = Some(Box::new(LagModel {
             audio,
             music_known: known,
@@ -669,9 +673,9 @@ impl Nes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heavy::probe_heavy_frame;
-    use crate::setup::{GameSetup, MenuDriver};
+    use crate::lag::long_frame::probe_heavy_frame;
     use crate::tables::TILE_EMPTY;
+    use crate::vocabulary::setup::{GameSetup, MenuDriver};
 
     /// A console phase for the runs (told to the engine, which then runs each frame once).
     const PHASE: CpuPhase = CpuPhase {

@@ -43,46 +43,33 @@
 //! ([`Nes::lag_modelled`]). Which of them happen can depend on the console's CPU phase, which
 //! the engine cannot know. See `lag`.
 
-mod audio;
-mod buttons;
-mod cpu;
-mod demo;
-mod ending;
+// Where each part lives: the public vocabulary, the ROM's routines by screen around the engine's
+// frame (`engine`), the RAM, the lag model, what is read from the user's ROM, and file formats.
 mod engine;
-mod events;
-pub mod fm2;
-mod heavy;
-mod high_score;
+mod formats;
 mod lag;
-mod menus;
-mod modifiers;
-pub mod palette;
-mod piece;
-mod play;
-mod player;
-mod program;
 mod ram;
-mod region;
 pub mod rules;
-mod setup;
+mod screens;
 pub mod tables;
-pub mod trace;
-mod unsupported;
-mod view;
+mod user_rom;
+mod vocabulary;
 
-pub use buttons::Buttons;
-pub use demo::DemoData;
 pub use engine::Nes;
-pub use events::Events;
-pub use heavy::CpuPhase;
+pub use formats::{fm2, trace};
+pub use lag::long_frame::CpuPhase;
 pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
-pub use modifiers::{Modifiers, UncappedScore};
-pub use piece::{ActivePiece, Orientation, Piece};
-pub use program::{InesError, ProgramData};
-pub use region::Region;
-pub use setup::{GameSetup, MenuDriver};
-pub use unsupported::Unsupported;
-pub use view::{Board, GameMode, GameType, PlayState};
+pub use user_rom::demo::DemoData;
+pub use user_rom::program::{InesError, ProgramData};
+pub use vocabulary::buttons::Buttons;
+pub use vocabulary::events::Events;
+pub use vocabulary::modifiers::{Modifiers, UncappedScore};
+pub use vocabulary::palette;
+pub use vocabulary::piece::{ActivePiece, Orientation, Piece};
+pub use vocabulary::region::Region;
+pub use vocabulary::setup::{GameSetup, MenuDriver};
+pub use vocabulary::typed_view::{Board, GameMode, GameType, PlayState};
+pub use vocabulary::unsupported::Unsupported;
 
 /// The game's RAM as the ROM lays it out, under the disassembly's names: what [`Nes::raw`] holds,
 /// the addresses of its variables, the values `gameMode` and `playState` take, and the BCD digits
@@ -90,7 +77,7 @@ pub use view::{Board, GameMode, GameType, PlayState};
 /// image ([`Nes::from_ram`]); the typed view at the crate root reads the same state.
 pub mod raw {
     pub use crate::engine::{game_mode, play_state};
-    pub use crate::player::{PlayerVars, bcd};
+    pub use crate::ram::player_vars::{PlayerVars, bcd};
     pub use crate::ram::{Ram, RamImportError, addr};
 }
 
@@ -98,7 +85,7 @@ pub mod raw {
 /// stable interface.
 #[doc(hidden)]
 pub mod timing_probe {
-    pub use crate::audio::probe_update_audio;
-    pub use crate::heavy::{HeavyProbe, probe_heavy_frame};
+    pub use crate::lag::long_frame::{HeavyProbe, probe_heavy_frame};
+    pub use crate::lag::sound_driver::probe_update_audio;
     pub use crate::lag::{HeavyOutcomes, heavy_outcomes, probe_music_catch_up};
 }

@@ -4,9 +4,11 @@
 //! sprite staging, the stack, player 2's playfield) reads as zero. Import builds an engine from
 //! a RAM image taken at a frame boundary, so a running emulator can be mirrored.
 
+pub(crate) mod player_vars;
+
 use crate::engine::{Nes, Wait, game_mode};
-use crate::player::PlayerVars;
-use crate::region::Region;
+use crate::ram::player_vars::PlayerVars;
+use crate::vocabulary::region::Region;
 
 /// The game's RAM variables under their disassembly names (TetrisNESDisasm, tetris-ram.asm),
 /// with their addresses: [`Nes::raw`].
@@ -372,7 +374,8 @@ impl Nes {
         n.raw.player = block(PLAYER);
         n.raw.player1 = block(PLAYER1);
         n.raw.player2 = block(PLAYER2);
-        n.score_uncapped = crate::modifiers::UncappedScore::from_score(n.raw.player1.score);
+        n.score_uncapped =
+            crate::vocabulary::modifiers::UncappedScore::from_score(n.raw.player1.score);
         n.raw.out_of_date_render_flags = ram[OUT_OF_DATE_RENDER_FLAGS];
         n.raw.two_player_piece_delay_counter = ram[TWO_PLAYER_PIECE_DELAY_COUNTER];
         n.raw.two_player_piece_delay_piece = ram[TWO_PLAYER_PIECE_DELAY_PIECE];

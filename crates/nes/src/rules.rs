@@ -2,9 +2,9 @@
 //! ROM's 8-bit arithmetic. The engine runs them inside its routines (spread over frames as the
 //! ROM spreads them), and the AI's planning calls the same functions, so no rule is written twice.
 
-use crate::player::bcd;
-use crate::region::Region;
+use crate::ram::player_vars::bcd;
 use crate::tables::{ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
+use crate::vocabulary::region::Region;
 
 pub use crate::engine::next_rng;
 

@@ -26,9 +26,9 @@
 
 use std::sync::Arc;
 
-use crate::cpu::{Bus, Cpu, RTI};
-use crate::program::ProgramData;
+use crate::lag::cpu::{Bus, Cpu, RTI};
 use crate::ram::addr;
+use crate::user_rom::program::ProgramData;
 
 /// PPU dots in the two lengths of an NTSC frame with rendering on (the odd frame skips a dot).
 const FRAME_DOTS: [i64; 2] = [89_341, 89_342];

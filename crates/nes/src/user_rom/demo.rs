@@ -3,7 +3,7 @@
 //! ROM file at run time ([`DemoData::from_ines`]). Without them the engine stops with an
 //! "unsupported" state when the title screen times out into the demo.
 
-use crate::program::{InesError, ProgramData};
+use crate::user_rom::program::{InesError, ProgramData};
 
 /// The demo's recorded buttons and pieces, read from a Tetris (USA) iNES image.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

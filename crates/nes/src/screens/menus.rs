@@ -1,7 +1,7 @@
 //! The screens before a game: legal screen, title, game-type menu and level menu.
 
-use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait, game_mode};
+use crate::vocabulary::buttons::Buttons;
 
 const START: u8 = Buttons::START.0;
 

@@ -2,11 +2,11 @@
 //! falling piece, the preview, the board), derived from the RAM variables in one place so no user
 //! of the engine decodes BCD bytes or orientation ids again.
 
-use crate::buttons::Buttons;
 use crate::engine::{Nes, Wait, game_mode, play_state};
-use crate::piece::{ActivePiece, Orientation, Piece};
-use crate::player::bcd;
+use crate::ram::player_vars::bcd;
 use crate::tables::TILE_EMPTY;
+use crate::vocabulary::buttons::Buttons;
+use crate::vocabulary::piece::{ActivePiece, Orientation, Piece};
 
 /// `gameMode` ($C0): which screen the game is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,8 +9,8 @@
 //! steal cycles, is never started by the music of a game (measured on the ROM for all four music
 //! types).
 
-use crate::cpu::{Bus, Cpu};
-use crate::program::ProgramData;
+use crate::lag::cpu::{Bus, Cpu};
+use crate::user_rom::program::ProgramData;
 
 /// `updateAudio`, the driver's call once a frame.
 const UPDATE_AUDIO: u16 = 0xE216;

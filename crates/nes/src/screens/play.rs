@@ -1,13 +1,13 @@
 //! `gameMode_playAndEndingHighScore`: the game states run once per frame during play.
 
-use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, NextFrame, Screen, Wait, game_mode, play_state};
-use crate::events::Events;
-use crate::modifiers::UncappedScore;
-use crate::player::PlayerVars;
+use crate::ram::player_vars::PlayerVars;
 use crate::rules;
 use crate::tables::*;
-use crate::unsupported::Unsupported;
+use crate::vocabulary::buttons::Buttons;
+use crate::vocabulary::events::Events;
+use crate::vocabulary::modifiers::UncappedScore;
+use crate::vocabulary::unsupported::Unsupported;
 
 impl Nes {
     /// `gameMode_playAndEndingHighScore`: dispatch on `gameModeState`.
@@ -383,7 +383,7 @@ impl Nes {
         self.raw.demo_held_buttons = 0;
         self.raw.demo_repeats = 0;
         self.raw.demo_index = 0;
-        self.raw.demo_buttons_addr = u16::from(crate::demo::DEMO_BUTTONS_PAGE) << 8;
+        self.raw.demo_buttons_addr = u16::from(crate::user_rom::demo::DEMO_BUTTONS_PAGE) << 8;
         self.raw.spawn_id = 0;
         self.raw.render_mode = 3;
         let first = self.choose_next_tetrimino();

@@ -1,7 +1,7 @@
 //! After a game: `handleHighScoreIfNecessary` and `highScoreEntryScreen`.
 
-use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait};
+use crate::vocabulary::buttons::Buttons;
 
 impl Nes {
     /// `handleHighScoreIfNecessary`: finds the first row the score beats (ties go to the new

@@ -36,9 +36,9 @@ impl UncappedScore {
     /// The score the game would show with more digits.
     #[must_use]
     pub fn decimal(&self) -> u64 {
-        let low = crate::player::bcd(self.low[2]) * 10_000
-            + crate::player::bcd(self.low[1]) * 100
-            + crate::player::bcd(self.low[0]);
+        let low = crate::ram::player_vars::bcd(self.low[2]) * 10_000
+            + crate::ram::player_vars::bcd(self.low[1]) * 100
+            + crate::ram::player_vars::bcd(self.low[0]);
         u64::from(self.millions) * 1_000_000 + u64::from(low)
     }
 

@@ -7,10 +7,10 @@
 //! is A held while Start is newly pressed). It reads either the engine or a 2 KiB RAM image, so
 //! the same presses drive the real ROM in an emulator.
 
-use crate::buttons::Buttons;
 use crate::engine::{Nes, game_mode};
 use crate::ram::addr;
-use crate::view::GameType;
+use crate::vocabulary::buttons::Buttons;
+use crate::vocabulary::typed_view::GameType;
 
 /// What the menus are set to when play starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -249,7 +249,7 @@ impl MenuDriver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::GameMode;
+    use crate::vocabulary::typed_view::GameMode;
 
     #[test]
     fn drive_until_stops_where_asked() {

@@ -5,9 +5,9 @@
 //! (`ending_customVars` for type B) are not modelled, since nothing the game decides depends on
 //! them: the B-type ending waits for Start alone.
 
-use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, Screen, Wait};
 use crate::tables::LEVEL_DISPLAY_TABLE;
+use crate::vocabulary::buttons::Buttons;
 
 /// Where an ending continues once a `render_endingUnskippable` sleep is over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,7 +130,7 @@ impl Nes {
             EndingStep::TypeBScore => {
                 self.raw.total_score = self.raw.player1.score;
                 self.raw.player1.score = [0; 3];
-                self.score_uncapped = crate::modifiers::UncappedScore::default();
+                self.score_uncapped = crate::vocabulary::modifiers::UncappedScore::default();
                 self.render_ending_unskippable(short, EndingStep::TypeBBeforeLevelBonus)
             }
             EndingStep::TypeBBeforeLevelBonus => {
