@@ -144,12 +144,12 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     .unwrap_or(usize::MAX);
                 let played = count.min(movie.lines.len());
                 let padding = InputLine::new(Buttons::NONE);
-                let watch_level = round == 0 && !nes.lag_modelled();
-                let watch_phases = round == 0 && nes.lag_modelled();
+                let watch_level = !nes.lag_modelled();
+                let watch_phases = nes.lag_modelled();
                 // Steps one frame; true once the game crashed, where the engine stops.
                 let mut frame = |line: &InputLine| {
                     let events = nes.step_line(line);
-                    if events.lagged() && round == 0 {
+                    if events.lagged() {
                         lag_frames.push(nes.frame());
                     }
                     if watch_level {
@@ -162,6 +162,18 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     }
                     events.crashed()
                 };
+                if round > 0 {
+                    // Later rounds only measure: the engine's frame and nothing else.
+                    for line in movie.lines[..played]
+                        .iter()
+                        .chain(std::iter::repeat_n(&padding, count - played))
+                    {
+                        if nes.step_line(line).crashed() {
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 'replay: {
                     for line in &movie.lines[..played] {
                         if frame(line) {
