@@ -19,12 +19,14 @@
 
 mod emulator;
 mod engine_data;
+mod follow;
 pub mod lag;
 mod lockstep;
 mod rom;
 
 pub use emulator::{Emulator, RAM_SIZE};
 pub use engine_data::{EngineData, LAG_NOT_MODELLED, lag_not_modelled_note};
+pub use follow::{RomFrame, RomPhases};
 pub use lockstep::{Lockstep, LockstepError};
 pub use rom::{
     MAX_ROM_BYTES, REQUIRE_ROM_ENV, ROM_ENV, Rom, RomError, TETRIS_SHA1, rom_for_tests, sha1_hex,

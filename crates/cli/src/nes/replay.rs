@@ -10,7 +10,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, Modifiers, Nes, PhaseCounts, ProgramData};
+use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData};
+use playfield_rom::lag::FrameOutcome;
+use playfield_rom::{Rom, RomPhases};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
 use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
@@ -41,6 +43,11 @@ pub struct ReplayArgs {
     /// `nes bench --format betatetris --record` writes.
     #[arg(long, value_name = "N", value_parser = int(0u8, 255))]
     double_speed_level: Option<u8>,
+    /// Run the ROM (--rom) in tetanes beside the engine and follow the CPU phase tetanes has
+    /// where the phase decides whether a frame lags or crashes: the game goes on as it does on
+    /// the ROM in tetanes; every traced variable is compared at every frame.
+    #[arg(long, conflicts_with_all = ["repeat", "watch", "double_speed_level"])]
+    follow_rom: bool,
     /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
     #[arg(long, conflicts_with_all = ["trace", "repeat", "frames"])]
     watch: bool,
@@ -92,6 +99,13 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let (demo, program) = super::rom_data(args.rom.as_ref())?;
     if args.watch {
         return watch(args, movie.lines, demo, program);
+    }
+    if args.follow_rom {
+        let Some(path) = &args.rom else {
+            bail!("--follow-rom runs the ROM: give it with --rom or $PLAYFIELD_ROM");
+        };
+        let rom = super::load_rom(path)?;
+        return follow_rom(args, &movie, &rom, demo, program, trace);
     }
 
     let started = Instant::now();
@@ -290,5 +304,141 @@ fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
     if let Some(why) = nes.unsupported() {
         out.line(format!("unsupported: {why}"))?;
     }
+    Ok(())
+}
+
+/// The outcome of a frame's next NMI, in a report's words.
+fn outcome_name(outcome: Option<FrameOutcome>) -> &'static str {
+    match outcome {
+        Some(FrameOutcome::OnTime { .. }) => "on time",
+        Some(FrameOutcome::Lag { .. }) => "lag",
+        Some(FrameOutcome::Crash { .. }) => "crash",
+        Some(FrameOutcome::NoNmi) => "no NMI",
+        None => "unknown",
+    }
+}
+
+/// `nes replay --follow-rom`: the engine told, frame by frame, the CPU phase the ROM has in
+/// tetanes, run a frame ahead; the first traced variable that differs stops the replay.
+fn follow_rom(
+    args: &ReplayArgs,
+    movie: &Movie,
+    rom: &Rom,
+    demo: Option<Arc<DemoData>>,
+    program: Option<Arc<ProgramData>>,
+    mut trace: Option<OutputFile>,
+) -> Result<()> {
+    let trace_path = trace.as_ref().map(|f| f.path().display().to_string());
+    let mut phases = RomPhases::new(rom).context("--follow-rom")?;
+    let mut nes = Nes::power_on();
+    nes.set_demo_data(demo);
+    nes.set_program_data(program);
+    let lines: Vec<InputLine> = input(movie, args.frames).collect();
+    let padding = InputLine::new(Buttons::NONE);
+    let mut out_trace = trace.as_mut().map(|file| BufWriter::new(file.writer()));
+    let mut json = String::with_capacity(800);
+    let mut lag_frames = Vec::new();
+    // Frames after which the next NMI lags or crashes in some phases: their counts over every
+    // phase, and what tetanes' phase gave.
+    let mut phase_dependent: Vec<(u64, PhaseCounts, &'static str)> = Vec::new();
+    let mut told = 0u32;
+    let mut differs = None;
+    let mut rom_crash = None;
+    for (i, line) in lines.iter().enumerate() {
+        while phases.ahead() < 2 {
+            let next = lines.get(i + phases.ahead()).unwrap_or(&padding);
+            phases.push(next).context("--follow-rom: tetanes")?;
+        }
+        let frame = phases.take().expect("two lines run ahead");
+        // Every phase's outcome, from a copy of the engine left to evaluate them all.
+        let counts = if nes.lag_modelled() && nes.level() >= LAG_FROM_LEVEL {
+            let mut untold = nes.clone();
+            untold.set_cpu_phase(None);
+            untold.step_line(line);
+            untold.phase_counts()
+        } else {
+            None
+        };
+        if frame.phase.is_some() {
+            told += 1;
+        }
+        nes.set_cpu_phase(frame.phase);
+        let events = nes.step_line(line);
+        if let (Some(path), Some(out)) = (&trace_path, out_trace.as_mut()) {
+            json.clear();
+            let crash = nes.crash().filter(|_| events.crashed());
+            TraceFrame::from_ram(nes.frame(), &nes.ram()).write_json_annotated(
+                &mut json,
+                events.lagged(),
+                crash.map(|c| c.address()),
+            );
+            out.write_all(json.as_bytes())
+                .with_context(|| format!("--trace: cannot write {path}"))?;
+        }
+        if events.lagged() {
+            lag_frames.push(nes.frame());
+        }
+        if let Some(c) = counts.filter(|c| c.lag + c.crash > 0) {
+            phase_dependent.push((nes.frame(), c, outcome_name(frame.next_outcome)));
+        }
+        // A frame without NMI is the game's own doing (it turns the NMI off around power-on
+        // and screen changes); a crash shows as the CPU leaving the program.
+        if matches!(frame.outcome, Some(FrameOutcome::Crash { .. })) {
+            rom_crash = Some(nes.frame());
+        }
+        if let Some(d) =
+            TraceFrame::from_ram(nes.frame(), &nes.ram()).first_difference(&frame.trace)
+        {
+            differs = Some(d.to_string());
+            break;
+        }
+        if events.crashed() || rom_crash.is_some() {
+            break;
+        }
+    }
+    if let (Some(path), Some(mut out)) = (&trace_path, out_trace) {
+        out.flush()
+            .with_context(|| format!("--trace: cannot write {path}"))?;
+    }
+    if let Some(file) = trace {
+        file.commit()?;
+    }
+    let mut out = Out::new();
+    print_state(&mut out, &nes)?;
+    out.line(format!("lag frames: {}", lag_frames.len()))?;
+    for frame in &lag_frames {
+        out.line(format!("lag frame: {frame}"))?;
+    }
+    if let Some(crash) = nes.crash() {
+        out.line(format!("crash: {crash}"))?;
+    }
+    out.line(format!(
+        "CPU phase: tetanes' (the ROM run a frame ahead), told at {told} frames"
+    ))?;
+    out.line(format!(
+        "frames whose next NMI lags or crashes in some CPU phases: {}",
+        phase_dependent.len()
+    ))?;
+    for (frame, c, tetanes) in &phase_dependent {
+        out.line(format!(
+            "phases at frame {frame}: {} of {} lag, {} crash (tetanes: {tetanes})",
+            c.lag, c.phases, c.crash
+        ))?;
+    }
+    if let Some(frame) = rom_crash {
+        out.line(format!("the ROM crashed in tetanes at frame {frame}"))?;
+    }
+    out.flush()?;
+    if let Some(d) = differs {
+        bail!(
+            "--follow-rom: the engine and the ROM differ at frame {}: {d}",
+            nes.frame()
+        );
+    }
+    out.line(format!(
+        "engine and ROM: every traced variable equal at every frame ({} frames)",
+        nes.frame()
+    ))?;
+    out.flush()?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 mod bad_input;
 mod minijong;
 mod nes_bench;
+mod nes_replay;
 mod nes_tui;
 mod parsers_proptest;
 mod standard;
