@@ -309,7 +309,7 @@ impl Run {
         if ram[addr::RENDER_MODE] != 3 {
             return Err("an NMI outside the play screen's rendering".into());
         }
-        if ram[addr::GAME_MODE] == crate::engine::game_mode::DEMO {
+        if ram[addr::GAME_MODE] == crate::ram::game_mode::DEMO {
             return Err("the demo".into());
         }
         if ram[addr::NUMBER_OF_PLAYERS] != 1 {
