@@ -491,6 +491,7 @@ impl Nes {
 /// For the tests: the heavy frames the lag model ran since it started, by where their outcome
 /// came from (zero when the model is off).
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[must_use]
 pub fn heavy_outcomes(nes: &Nes) -> HeavyOutcomes {
     nes.lag
@@ -501,6 +502,7 @@ pub fn heavy_outcomes(nes: &Nes) -> HeavyOutcomes {
 /// For the ROM comparison tests (`playfield-rom`): the sound driver's RAM ($0680-$06FF) the lag
 /// model starts from if it starts after this frame (the music caught up from its last load).
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[must_use]
 pub fn probe_music_catch_up(nes: &Nes) -> [u8; 0x80] {
     let mut n = nes.clone();

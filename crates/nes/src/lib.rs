@@ -81,9 +81,10 @@ pub mod raw {
     pub use crate::ram::{game_mode, play_state};
 }
 
-/// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction. Not a
-/// stable interface.
+/// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction: only
+/// with the `testing` feature, which the tests turn on. Not a stable interface.
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub mod timing_probe {
     pub use crate::lag::long_frame::{HeavyProbe, probe_heavy_frame};
     pub use crate::lag::model::HeavyOutcomes;

@@ -444,6 +444,7 @@ impl Run {
 /// What [`probe_heavy_frame`] saw: where each call stopped, the instructions run (address,
 /// cycle from the frame's NMI handler), and the RAM at each frame's end.
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[derive(Debug)]
 pub struct HeavyProbe {
     /// One entry per NMI taken: `Waiting`, `NmiDue { pc }`, `Crash { pc }` or an error, as text.
@@ -460,6 +461,7 @@ pub struct HeavyProbe {
 /// console's RAM as the NMI handler starts), with this phase, taking one NMI per entry of
 /// `buttons` while they land in the game's work.
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub fn probe_heavy_frame(
     ram: &[u8; 0x800],
     prg: &ProgramData,
