@@ -77,8 +77,7 @@ pub use vocabulary::unsupported::Unsupported;
 /// image ([`Nes::from_ram`]); the typed view at the crate root reads the same state.
 pub mod raw {
     pub use crate::ram::player_vars::{PlayerVars, bcd};
-    pub use crate::ram::{Ram, RamImportError, addr};
-    pub use crate::ram::{game_mode, play_state};
+    pub use crate::ram::{Ram, RamImportError, addr, game_mode, play_state};
 }
 
 /// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction: only

@@ -1,8 +1,6 @@
-//! The engine's state as the console's 2 KiB of RAM ($0000-$07FF), and back.
-//!
-//! Export writes every variable the engine models at its address; what it does not model (audio,
-//! sprite staging, the stack, player 2's playfield) reads as zero. Import builds an engine from
-//! a RAM image taken at a frame boundary, so a running emulator can be mirrored.
+//! The game's RAM variables ([`Ram`]) under their disassembly names, their addresses ([`addr`]),
+//! and the values `gameMode` and `playState` take; the engine's state as the console's 2 KiB of
+//! RAM ($0000-$07FF), and back, in `image`.
 
 mod image;
 pub(crate) mod player_vars;

@@ -1,4 +1,9 @@
-//! The engine as a 2 KiB RAM image, and back: [`Nes::ram`] and [`Nes::from_ram`].
+//! The engine's state as the console's 2 KiB of RAM ($0000-$07FF), and back: [`Nes::ram`] and
+//! [`Nes::from_ram`].
+//!
+//! Export writes every variable the engine models at its address; what it does not model (audio,
+//! sprite staging, the stack, player 2's playfield) reads as zero. Import builds an engine from
+//! a RAM image taken at a frame boundary, so a running emulator can be mirrored.
 
 use crate::engine::{Nes, Wait};
 use crate::ram::player_vars::PlayerVars;
