@@ -12,6 +12,7 @@
 //! - [`bench`]: a batch of games, its settings and its report.
 
 pub mod bench;
+mod decide;
 pub mod eval;
 pub mod field;
 pub mod game;

@@ -8,8 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::ram::Ram;
-use crate::screens::ending::EndingStep;
+use crate::ram::{Ram, game_mode, play_state};
+use crate::rules::next_rng;
+use crate::screens::{EndingStep, Screen};
 use crate::tables::*;
 use crate::user_rom::demo::{DEMO_BUTTONS_PAGE, DEMO_TETRIMINO_TYPE_PAGE, DemoData};
 use crate::vocabulary::buttons::Buttons;
@@ -71,19 +72,6 @@ pub(crate) enum Wait {
     Crashed,
 }
 
-/// The screens that are copied to the PPU with the NMI off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Screen {
-    Legal,
-    Title,
-    GameTypeMenu,
-    LevelMenu,
-    GameBackground,
-    HighScoreEntry,
-    EndingA,
-    EndingB,
-}
-
 /// The result of running a routine of the main loop: it either blocked in a wait, or returned to
 /// `@mainLoop` with this value in the accumulator (the loop waits when it equals `gameModeState`).
 pub(crate) enum Flow {
@@ -111,11 +99,11 @@ pub struct Nes {
     /// The ROM's program bytes, for the music's timing (`lag`).
     pub(crate) program: Option<Arc<crate::user_rom::program::ProgramData>>,
     /// The lag model's state, kept from level `LAG_AUDIO_FROM_LEVEL` on.
-    pub(crate) lag: Option<Box<crate::lag::LagModel>>,
+    pub(crate) lag: Option<Box<crate::lag::model::LagModel>>,
     /// When the music was loaded, for the lag model.
-    pub(crate) music_clock: crate::lag::MusicClock,
+    pub(crate) music_clock: crate::lag::model::MusicClock,
     /// The crash, once the game crashed.
-    pub(crate) crash: Option<crate::lag::Crash>,
+    pub(crate) crash: Option<crate::lag::model::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::lag::long_frame::CpuPhase>,
     /// The game's RAM variables under their disassembly names ([`Nes::raw`],
@@ -179,48 +167,6 @@ impl std::hash::Hash for NextFrame {
 /// `initMagic` once `initRam` has run: the high-score table is valid.
 const INIT_MAGIC: [u8; 5] = [0x12, 0x34, 0x56, 0x78, 0x9A];
 
-/// `gameMode` values.
-pub mod game_mode {
-    /// The legal screen.
-    pub const LEGAL: u8 = 0;
-    /// The title screen.
-    pub const TITLE: u8 = 1;
-    /// The game-type menu.
-    pub const GAME_TYPE_MENU: u8 = 2;
-    /// The level menu.
-    pub const LEVEL_MENU: u8 = 3;
-    /// Playing (and the high-score screen that follows a game).
-    pub const PLAY: u8 = 4;
-    /// The demo.
-    pub const DEMO: u8 = 5;
-    /// Starting the demo.
-    pub const START_DEMO: u8 = 6;
-}
-
-/// `playState` values.
-pub mod play_state {
-    /// `playState_unassignOrientationId`: the game is over.
-    pub const GAME_OVER: u8 = 0;
-    /// `playState_playerControlsActiveTetrimino`.
-    pub const ACTIVE: u8 = 1;
-    /// `playState_lockTetrimino`.
-    pub const LOCK: u8 = 2;
-    /// `playState_checkForCompletedRows`.
-    pub const CHECK_ROWS: u8 = 3;
-    /// Line-clear animation (run by the NMI).
-    pub const LINE_CLEAR_ANIMATION: u8 = 4;
-    /// `playState_updateLinesAndStatistics`.
-    pub const UPDATE_LINES: u8 = 5;
-    /// `playState_bTypeGoalCheck`.
-    pub const B_TYPE_GOAL_CHECK: u8 = 6;
-    /// `playState_receiveGarbage`.
-    pub const RECEIVE_GARBAGE: u8 = 7;
-    /// `playState_spawnNextTetrimino`.
-    pub const SPAWN: u8 = 8;
-    /// `playState_updateGameOverCurtain`.
-    pub const CURTAIN: u8 = 10;
-}
-
 impl Nes {
     /// The console switched on (NTSC). RAM starts zeroed, as in the reference emulator setup.
     #[must_use]
@@ -243,7 +189,7 @@ impl Nes {
             score_uncapped: UncappedScore::default(),
             program: None,
             lag: None,
-            music_clock: crate::lag::MusicClock::default(),
+            music_clock: crate::lag::model::MusicClock::default(),
             crash: None,
             cpu_phase: None,
             raw: Ram::default(),
@@ -277,7 +223,7 @@ impl Nes {
                     if self.raw.game_mode == game_mode::PLAY && self.raw.game_mode_state == 2 =>
                 {
                     if self.lag.is_none()
-                        && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+                        && self.raw.player1.level_number < crate::lag::model::LAG_AUDIO_FROM_LEVEL
                     {
                         return self.play_frame(buttons);
                     }
@@ -967,13 +913,6 @@ const fn vram_row_after_upload_by_row(mut vram_row: u8) -> u8 {
         call += 1;
     }
     vram_row
-}
-
-/// `generateNextPseudorandomNumber`: a 16-bit Fibonacci LFSR, bit 1 XOR bit 9 shifted in on top.
-#[must_use]
-pub const fn next_rng(seed: u16) -> u16 {
-    let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
-    (feedback << 15) | (seed >> 1)
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ mod vocabulary;
 pub use engine::Nes;
 pub use formats::{fm2, trace};
 pub use lag::long_frame::CpuPhase;
-pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
+pub use lag::model::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
 pub use user_rom::demo::DemoData;
 pub use user_rom::program::{InesError, ProgramData};
 pub use vocabulary::buttons::Buttons;
@@ -76,16 +76,17 @@ pub use vocabulary::unsupported::Unsupported;
 /// the counters are kept in. For tools that compare the engine with the ROM, or import a RAM
 /// image ([`Nes::from_ram`]); the typed view at the crate root reads the same state.
 pub mod raw {
-    pub use crate::engine::{game_mode, play_state};
     pub use crate::ram::player_vars::{PlayerVars, bcd};
-    pub use crate::ram::{Ram, RamImportError, addr};
+    pub use crate::ram::{Ram, RamImportError, addr, game_mode, play_state};
 }
 
-/// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction. Not a
-/// stable interface.
+/// Internals the `playfield-rom` tests compare with the ROM, instruction by instruction: only
+/// with the `testing` feature, which the tests turn on. Not a stable interface.
 #[doc(hidden)]
+#[cfg(feature = "testing")]
 pub mod timing_probe {
     pub use crate::lag::long_frame::{HeavyProbe, probe_heavy_frame};
+    pub use crate::lag::model::HeavyOutcomes;
     pub use crate::lag::sound_driver::probe_update_audio;
-    pub use crate::lag::{HeavyOutcomes, heavy_outcomes, probe_music_catch_up};
+    pub use crate::lag::{heavy_outcomes, probe_music_catch_up};
 }

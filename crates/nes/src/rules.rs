@@ -6,7 +6,12 @@ use crate::ram::player_vars::bcd;
 use crate::tables::{ORIENTATIONS, POINTS_TABLE, TILE_EMPTY};
 use crate::vocabulary::region::Region;
 
-pub use crate::engine::next_rng;
+/// `generateNextPseudorandomNumber`: a 16-bit Fibonacci LFSR, bit 1 XOR bit 9 shifted in on top.
+#[must_use]
+pub const fn next_rng(seed: u16) -> u16 {
+    let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
+    (feedback << 15) | (seed >> 1)
+}
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
@@ -177,6 +182,12 @@ pub fn line_clear_points(completed: u8, level: u8) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_drop_speed_rule_is_the_ntsc_table() {
+        assert_eq!(drop_speed(18), 3);
+        assert_eq!(drop_speed(19), Region::Ntsc.drop_speed(19));
+    }
 
     #[test]
     fn a_start_at_18_first_levels_up_at_130_lines() {

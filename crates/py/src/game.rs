@@ -128,14 +128,6 @@ fn piece_type(orientation: u8) -> i32 {
         .map_or(NO_PIECE, |&t| i32::from(t))
 }
 
-/// Whether the next frame runs the player's controls for the active piece.
-#[must_use]
-pub fn controllable(nes: &Nes) -> bool {
-    nes.raw().game_mode == game_mode::PLAY
-        && nes.raw().game_mode_state == 2
-        && nes.raw().player1.play_state == play_state::ACTIVE
-}
-
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
 /// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
@@ -175,7 +167,7 @@ pub fn write_state_with(nes: &Nes, next_hidden: bool, lines: u32, score: u32, st
         i32::from(p.autorepeat_x),
         i32::from(p.autorepeat_y as i8),
         i32::from(raw.game_mode),
-        i32::from(controllable(nes)),
+        i32::from(nes.controllable()),
     ];
     if let Some(out) = state.get_mut(..NES_STATE_LEN) {
         out.copy_from_slice(&fields);
@@ -384,7 +376,7 @@ impl PlacementGame {
         self.piece_frame = 0;
         self.pieces = 0;
         while (game.nes.raw().player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
-            && controllable(&game.nes)
+            && game.nes.controllable()
         {
             game.step(Buttons::NONE);
             self.piece_frame += 1;
@@ -403,7 +395,7 @@ impl PlacementGame {
         }
         self.placements.clear();
         let Some(game) = &self.game else { return };
-        if self.done || !controllable(&game.nes) {
+        if self.done || !game.nes.controllable() {
             return;
         }
         let nes = &game.nes;
@@ -513,7 +505,7 @@ impl PlacementGame {
                 outcome.truncated = true;
                 break;
             }
-            if controllable(&game.nes) {
+            if game.nes.controllable() {
                 break;
             }
             let events = game.step(Buttons::NONE);

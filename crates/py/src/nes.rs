@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::error::ArgError;
-use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, controllable, write_board, write_state};
+use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, write_board, write_state};
 use crate::rom::{GivenRom, given_rom};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -366,7 +366,7 @@ impl PyNes {
     /// Whether the next frame runs the player's controls for the active piece.
     #[getter]
     fn controllable(&self) -> bool {
-        controllable(&self.nes)
+        self.nes.controllable()
     }
 
     /// The active piece as (piece, orientation, x, y): piece 0-6 = T J Z O S L I, orientation
@@ -660,7 +660,7 @@ impl PyPlayer {
         line_cap: Option<u32>,
     ) -> PyResult<Option<PyDecision>> {
         let n = &nes.nes;
-        if !controllable(n) {
+        if !n.controllable() {
             return Err(ArgError::NotControllable.into());
         }
         let situation = Situation {

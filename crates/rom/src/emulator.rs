@@ -21,7 +21,7 @@
 //!
 //! On this timeline the reset code's NMI first runs in frame 5 (it reads line 4); frame 6 has
 //! none (NMI is off while the reset code clears the nametables); from frame 7 on every frame runs
-//! one NMI except while a screen is being loaded. `tests/alignment.rs` checks these facts.
+//! one NMI except while a screen is being loaded. The `alignment` tests check these facts.
 //! To repeat the FCEUX check: `rom_trace` on meta_nestris' `tests/movies/a_type_999999_score/
 //! tasvideos_4853m.fm2` (github.com/negative-seven/meta_nestris; not copied here) gives score
 //! `0x988831` at frame 10462 and `0x999999` at 10463; its `death/no_input.fm2` reaches playState

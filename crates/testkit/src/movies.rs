@@ -1,7 +1,7 @@
 //! Seeded input movies from power-on: through the menus to a chosen game, then random play.
 //!
 //! The movies are open loop (they never look at the game), so they rely on the menus' timing,
-//! measured on the ROM (`playfield-rom`'s `tests/movies.rs` checks every generated movie reaches
+//! measured on the ROM (`playfield-rom`'s `movies` tests check every generated movie reaches
 //! the game it was built for). Input line `k` is read while producing frame `k + 1`; a mode that
 //! a Start on line `k` enters is the game mode of frame `k + 1`:
 //!

@@ -46,7 +46,7 @@ impl AnalyseRequest {
         };
         let level = fields.byte("level", "Level", 0..=255, None)?;
         // The reaction time does not matter here: the preview is either given or not.
-        let model = crate::watch::input_model(fields, 0)?;
+        let model = crate::players::input_model(fields, 0)?;
         let name = fields.text("player", "Player", crate::players::DEFAULT)?;
         let player = crate::players::by_name(name.trim(), model)?;
         Ok(AnalyseRequest {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use axum::extract::ws::{Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
-use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
+use playfield_ai::nes::{GameConfig, Pilot, Player};
 use playfield_nes::raw::game_mode;
 use playfield_nes::{Events, Nes};
 use serde::Deserialize;
@@ -42,34 +42,6 @@ pub struct WatchSettings {
 /// The speeds the page may ask for.
 const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0 / 64.0..=1024.0;
 
-/// The longest reaction time accepted, in frames (about 4 seconds).
-pub const MAX_REACTION: u8 = 255;
-
-/// The input model of a request's `input` (tap speed), `das` and `reaction` fields.
-///
-/// # Errors
-/// A 400 naming the field.
-pub fn input_model(fields: &Fields, reaction_default: u8) -> Result<InputModel, ApiError> {
-    let input = fields.text("input", "Tap speed", "X.")?;
-    let das = fields.flag("das", "DAS", true)?;
-    let reaction = fields.byte(
-        "reaction",
-        "Reaction time (frames)",
-        0..=MAX_REACTION,
-        Some(reaction_default),
-    )?;
-    InputModel::new(input.trim(), das, u32::from(reaction)).map_err(|_| {
-        ApiError::field(
-            "input",
-            format!(
-                "Tap speed {:?} is not one of the timelines: X (60 Hz), X. (30 Hz), X.. (20 Hz), \
-                 ... up to X followed by 15 dots",
-                input.trim()
-            ),
-        )
-    })
-}
-
 /// The checked settings of a watch request: `level`, `seed`, `player`, `input`, `das`,
 /// `reaction`, `speed`.
 ///
@@ -82,7 +54,7 @@ pub fn settings(fields: &Fields) -> Result<WatchSettings, ApiError> {
     config
         .validate()
         .map_err(|e| ApiError::field("level", e.to_string()))?;
-    let model = input_model(fields, 18)?;
+    let model = crate::players::input_model(fields, 18)?;
     let name = fields.text("player", "Player", crate::players::DEFAULT)?;
     let player = crate::players::by_name(name.trim(), model)?;
     let speed = fields.number("speed", "Speed", SPEED_RANGE, 1.0)?;

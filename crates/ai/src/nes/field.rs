@@ -276,8 +276,10 @@ pub fn transition_probability(current: usize, next: usize) -> f64 {
     p
 }
 
-/// Checks the bitboard model against the game's rules on one board and placement.
+/// Checks the bitboard model against the game's rules on one board and placement. For the tests
+/// (the `testing` feature).
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[must_use]
 pub fn agrees_with_rules(page: &[u8; 256], orientation: u8, x: u8, y: u8) -> bool {
     let field = Field::from_page(page);

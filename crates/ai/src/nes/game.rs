@@ -503,7 +503,7 @@ pub fn play_game_with_rom(
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
             score_by_lines.push((nes.lines(), nes.uncapped_score()));
         }
-        if config.stop_at_max_score && nes.score() >= super::bench::MAX_SCORE {
+        if config.stop_at_max_score && nes.score() >= playfield_nes::rules::SCORE_CAP {
             break GameEnd::MaxedOut;
         }
         if events.has(Events::LINES_CLEARED)

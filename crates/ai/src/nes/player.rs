@@ -110,27 +110,6 @@ impl Player {
         }
     }
 
-    /// Chooses a placement for the active piece from `start` on `page`. `next` is the preview
-    /// piece when the player knows it (the lookahead then covers it), `None` before the reaction
-    /// time has passed. `None` when the piece has nowhere to lock.
-    pub fn decide(
-        &self,
-        ws: &mut Workspace,
-        page: &[u8; 256],
-        start: PieceState,
-        situation: Situation,
-        next: Option<u8>,
-    ) -> Option<Decision> {
-        match &self.evaluator {
-            Evaluator::Birken(weights) => {
-                self.decide_birken(weights, ws, page, start, situation, next)
-            }
-            Evaluator::Score(weights) => {
-                super::score_player::decide(self, weights, ws, page, start, situation, next)
-            }
-        }
-    }
-
     /// The score player: the shipped weights, current piece searched frame by frame, the preview
     /// (or, before it is seen, every possible preview weighted by the randomizer) by taps.
     #[must_use]
@@ -176,7 +155,7 @@ impl Player {
             .collect()
     }
 
-    fn decide_birken(
+    pub(super) fn decide_birken(
         &self,
         weights: &Weights,
         ws: &mut Workspace,
@@ -201,33 +180,7 @@ impl Player {
         })
     }
 
-    /// Every placement of the active piece, best first, with its value and what makes it up:
-    /// the ranking behind [`Player::decide`] (the first entry is the placement `decide`
-    /// chooses). Empty when the piece has nowhere to lock.
-    ///
-    /// Birken's evaluator rates every placement alike; its terms are his features times their
-    /// weights, negated (his cost is minimised), and `preview` what the preview's best reply
-    /// adds. The score player rates in stages (see its module): the placements it looked at
-    /// further come first, and `preview` / `deeper` say what looking ahead changed.
-    pub fn rank(
-        &self,
-        ws: &mut Workspace,
-        page: &[u8; 256],
-        start: PieceState,
-        situation: Situation,
-        next: Option<u8>,
-    ) -> Vec<Ranked> {
-        match &self.evaluator {
-            Evaluator::Birken(weights) => {
-                self.rank_birken(weights, ws, page, start, situation, next)
-            }
-            Evaluator::Score(weights) => {
-                super::score_player::rank(self, weights, ws, page, start, situation, next)
-            }
-        }
-    }
-
-    fn rank_birken(
+    pub(super) fn rank_birken(
         &self,
         weights: &Weights,
         ws: &mut Workspace,

@@ -1136,8 +1136,9 @@ fn drop_decision(
 }
 
 /// Checks [`step_group`] against [`super::search::step_piece`] for every column of a group:
-/// the state each column ends in, and whether it locks. For the tests.
+/// the state each column ends in, and whether it locks. For the tests (the `testing` feature).
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[must_use]
 pub fn frame_parts_agree(
     page: &[u8; 256],
@@ -1197,8 +1198,9 @@ pub fn frame_parts_agree(
 }
 
 /// Checks [`FitMasks`] against `isPositionValid` for every column 0-15 and row 0-23 of the
-/// piece's orientations. For the tests.
+/// piece's orientations. For the tests (the `testing` feature).
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[must_use]
 pub fn fit_masks_agree(page: &[u8; 256], orientation: u8) -> bool {
     let Some(masks) = FitMasks::new(page, orientation) else {

@@ -309,7 +309,7 @@ impl Run {
         if ram[addr::RENDER_MODE] != 3 {
             return Err("an NMI outside the play screen's rendering".into());
         }
-        if ram[addr::GAME_MODE] == crate::engine::game_mode::DEMO {
+        if ram[addr::GAME_MODE] == crate::ram::game_mode::DEMO {
             return Err("the demo".into());
         }
         if ram[addr::NUMBER_OF_PLAYERS] != 1 {
@@ -444,6 +444,7 @@ impl Run {
 /// What [`probe_heavy_frame`] saw: where each call stopped, the instructions run (address,
 /// cycle from the frame's NMI handler), and the RAM at each frame's end.
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 #[derive(Debug)]
 pub struct HeavyProbe {
     /// One entry per NMI taken: `Waiting`, `NmiDue { pc }`, `Crash { pc }` or an error, as text.
@@ -460,6 +461,7 @@ pub struct HeavyProbe {
 /// console's RAM as the NMI handler starts), with this phase, taking one NMI per entry of
 /// `buttons` while they land in the game's work.
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub fn probe_heavy_frame(
     ram: &[u8; 0x800],
     prg: &ProgramData,

@@ -152,6 +152,7 @@ pub(crate) fn makes_no_sound_on(ram: &mut AudioRam, prg: &ProgramData) {
 /// RAM image and returns its cycles, whether the run stayed in the driver's memory, and every
 /// instruction's address and starting cycle.
 #[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub fn probe_update_audio(
     ram: &mut [u8; 0x800],
     prg: &ProgramData,

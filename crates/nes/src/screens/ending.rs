@@ -5,28 +5,10 @@
 //! (`ending_customVars` for type B) are not modelled, since nothing the game decides depends on
 //! them: the B-type ending waits for Start alone.
 
-use crate::engine::{Flow, Nes, Screen, Wait};
+use crate::engine::{Flow, Nes, Wait};
+use crate::screens::{EndingStep, Screen};
 use crate::tables::LEVEL_DISPLAY_TABLE;
 use crate::vocabulary::buttons::Buttons;
-
-/// Where an ending continues once a `render_endingUnskippable` sleep is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum EndingStep {
-    /// Type A: then the rocket loop, which Start ends once the rocket has flown.
-    TypeA,
-    /// Type B: then the score moves to `totalScore`.
-    TypeBScore,
-    /// Type B: then the level bonus.
-    TypeBBeforeLevelBonus,
-    /// Type B: one level-bonus step done.
-    TypeBLevelBonus,
-    /// Type B: the pause after the level bonus.
-    TypeBAfterLevelBonus,
-    /// Type B: one height-bonus step done.
-    TypeBHeightBonus,
-    /// Type B: the pause after the height bonus.
-    TypeBAfterHeightBonus,
-}
 
 /// `typebSuccessGraphic` ($9F2E): the "SUCCESS" box drawn into rows 7-9 of the playfield.
 const TYPE_B_SUCCESS_GRAPHIC: [u8; 30] = [

@@ -1,6 +1,7 @@
 //! After a game: `handleHighScoreIfNecessary` and `highScoreEntryScreen`.
 
-use crate::engine::{Flow, Nes, Screen, Wait};
+use crate::engine::{Flow, Nes, Wait};
+use crate::screens::Screen;
 use crate::vocabulary::buttons::Buttons;
 
 impl Nes {

@@ -1,6 +1,8 @@
 //! The screens before a game: legal screen, title, game-type menu and level menu.
 
-use crate::engine::{Flow, Nes, Screen, Wait, game_mode};
+use crate::engine::{Flow, Nes, Wait};
+use crate::ram::game_mode;
+use crate::screens::Screen;
 use crate::vocabulary::buttons::Buttons;
 
 const START: u8 = Buttons::START.0;

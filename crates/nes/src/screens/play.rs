@@ -1,8 +1,10 @@
 //! `gameMode_playAndEndingHighScore`: the game states run once per frame during play.
 
-use crate::engine::{Flow, Nes, NextFrame, Screen, Wait, game_mode, play_state};
+use crate::engine::{Flow, Nes, NextFrame, Wait};
 use crate::ram::player_vars::PlayerVars;
+use crate::ram::{game_mode, play_state};
 use crate::rules;
+use crate::screens::Screen;
 use crate::tables::*;
 use crate::vocabulary::buttons::Buttons;
 use crate::vocabulary::events::Events;
@@ -133,7 +135,7 @@ impl Nes {
         // is neither 4 nor 6 and `displayNextPiece` not 5, or this would have returned above;
         // the NMI stored `verticalBlankingInterval` and `makePlayer1Active` `activePlayer`.
         if self.raw.render_mode == 3
-            && self.raw.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && self.raw.player1.level_number < crate::lag::model::LAG_AUDIO_FROM_LEVEL
             && self.lag.is_none()
             && self.raw.sleep_counter == 0
             && self.raw.two_player_piece_delay_counter == 0
@@ -303,7 +305,7 @@ impl Nes {
     #[inline(always)]
     fn steady_update_lines(&mut self) {
         self.play_state_update_lines_and_statistics();
-        if self.raw.player1.level_number >= crate::lag::LAG_AUDIO_FROM_LEVEL {
+        if self.raw.player1.level_number >= crate::lag::model::LAG_AUDIO_FROM_LEVEL {
             // The next frame runs the lag model.
             self.next_frame = NextFrame::Other;
         }
@@ -338,7 +340,7 @@ impl Nes {
             && r.game_mode == game_mode::PLAY
             && r.game_mode_state == 2
             && r.render_mode == 3
-            && r.player1.level_number < crate::lag::LAG_AUDIO_FROM_LEVEL
+            && r.player1.level_number < crate::lag::model::LAG_AUDIO_FROM_LEVEL
             && r.player == r.player1
             && r.sleep_counter == 0
             && r.vertical_blanking_interval == 1

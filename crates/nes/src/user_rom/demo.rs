@@ -47,3 +47,46 @@ impl DemoData {
         self.buttons[usize::from(addr.wrapping_sub(0xDD00)) & 0x1FF]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An iNES image with 32 KiB of PRG whose bytes are their CPU address's low byte plus page.
+    fn image() -> Vec<u8> {
+        let mut image = b"NES\x1A\x02\x02".to_vec();
+        image.resize(16, 0);
+        image.extend((0x8000u32..0x1_0000).map(|a| (a as u8).wrapping_add((a >> 8) as u8)));
+        image.resize(16 + 0x8000 + 0x4000, 0);
+        image
+    }
+
+    #[test]
+    fn program_and_demo_tables_read_from_one_check() {
+        let image = image();
+        let program = ProgramData::from_ines(&image).unwrap();
+        assert_eq!(program.byte(0xDD01), 0xDE);
+        let demo = DemoData::from_ines(&image).unwrap();
+        assert_eq!(demo, DemoData::from_program(&program));
+        assert_eq!(demo.buttons[0x101], program.byte(0xDE01));
+        assert_eq!(demo.tetrimino_types[0xFF], program.byte(0xDFFF));
+    }
+
+    #[test]
+    fn images_of_another_shape_are_refused_with_their_size() {
+        let full = image();
+        let mut one_bank = image();
+        one_bank[4] = 1;
+        for bad in [&full[..100], &one_bank[..], &b"NES"[..]] {
+            let message = format!(
+                "not an iNES image with 32 KiB of PRG ROM ({} bytes)",
+                bad.len()
+            );
+            assert_eq!(
+                ProgramData::from_ines(bad).unwrap_err().to_string(),
+                message
+            );
+            assert_eq!(DemoData::from_ines(bad).unwrap_err().to_string(), message);
+        }
+    }
+}

@@ -7,8 +7,9 @@
 //! is A held while Start is newly pressed). It reads either the engine or a 2 KiB RAM image, so
 //! the same presses drive the real ROM in an emulator.
 
-use crate::engine::{Nes, game_mode};
+use crate::engine::Nes;
 use crate::ram::addr;
+use crate::ram::game_mode;
 use crate::vocabulary::buttons::Buttons;
 use crate::vocabulary::typed_view::GameType;
 

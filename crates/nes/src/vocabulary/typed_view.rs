@@ -2,8 +2,9 @@
 //! falling piece, the preview, the board), derived from the RAM variables in one place so no user
 //! of the engine decodes BCD bytes or orientation ids again.
 
-use crate::engine::{Nes, Wait, game_mode, play_state};
+use crate::engine::{Nes, Wait};
 use crate::ram::player_vars::bcd;
+use crate::ram::{game_mode, play_state};
 use crate::tables::TILE_EMPTY;
 use crate::vocabulary::buttons::Buttons;
 use crate::vocabulary::piece::{ActivePiece, Orientation, Piece};
@@ -193,9 +194,9 @@ impl Nes {
     /// `playState` is `playState_playerControlsActiveTetrimino`.
     #[must_use]
     pub fn controllable(&self) -> bool {
-        self.raw.game_mode == crate::engine::game_mode::PLAY
+        self.raw.game_mode == crate::ram::game_mode::PLAY
             && self.raw.game_mode_state == 2
-            && self.raw.player1.play_state == crate::engine::play_state::ACTIVE
+            && self.raw.player1.play_state == crate::ram::play_state::ACTIVE
     }
 
     /// The score (`score`, BCD, read as decimal; the ROM caps it at 999,999).

@@ -11,15 +11,12 @@
 //!
 //! Without a ROM the tests print that they were skipped; with PLAYFIELD_REQUIRE_ROM=1 they fail.
 
-#[path = "../../nes/tests/support/public_movies.rs"]
-mod public_movies;
-
 use std::sync::Arc;
 
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{DemoData, Nes};
 use playfield_rom::{Emulator, rom_for_tests};
-use public_movies::{checkpoints, failed_check, load};
+use playfield_testkit::public_movies::{self, checkpoints, failed_check, load};
 
 /// Frames compared per movie in CI.
 const CI_FRAMES: usize = 15_000;

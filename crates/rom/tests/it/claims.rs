@@ -1,6 +1,5 @@
 //! The mechanical facts of docs/facts.md (the document) on the real ROM: the
-//! same situations as `playfield-nes`'s `tests/claims.rs` (`support/facts.rs` of that crate,
-//! included here), driven through the gamepad and RAM of Tetris (USA) in tetanes-core, one test
+//! same situations as `playfield-nes`'s `claims` tests (`playfield_testkit::facts`), driven through the gamepad and RAM of Tetris (USA) in tetanes-core, one test
 //! per fact id. Without a ROM each test prints that it was skipped; with
 //! `PLAYFIELD_REQUIRE_ROM=1` it fails.
 //!
@@ -10,17 +9,14 @@
 //! ROM's), `randomizer-measured` (4,800 pieces, too long for tetanes-core in CI), `lfsr` (only
 //! the seed is checked here), the PAL facts (no PAL ROM is available) and `ntsc-frame-rate`.
 
-#[path = "../../nes/tests/support/mod.rs"]
-mod support;
-
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use playfield_nes::Buttons;
 use playfield_rom::lag::{FrameOutcome, RomLayout};
 use playfield_rom::{Emulator, Rom, rom_for_tests, sha1_hex};
-use support::claims::{Console, start_game};
-use support::facts;
+use playfield_testkit::claims::{Console, start_game};
+use playfield_testkit::facts;
 
 /// The ROM as a console.
 #[derive(Clone)]
@@ -138,7 +134,7 @@ fn crash_around_1550_lines() {
     // first at level 166 (about 1,600 lines for a start at 18 or 19): an NMI in the jump-table
     // routine after the score loop. So "around 1,550 lines" is
     // where the lag starts and the crashes are near; after a crash the ROM's NMIs stop (a frozen,
-    // black or silent game) or go on with the game stuck (`tests/lag.rs` has the wider picture).
+    // black or silent game) or go on with the game stuck (the `lag` tests have the wider picture).
     let Some(rom) = rom_for_tests() else { return };
     let layout = RomLayout::from_rom(&rom).expect("the layout is found");
     let game = rom_game(&rom);

@@ -4,12 +4,10 @@
 //! every frame takes the dispatch on `wait` and the routines as the ROM orders them, stays equal
 //! to one that keeps it, variable for variable, at every frame.
 
-#[path = "support/public_movies.rs"]
-mod public_movies;
-
 use playfield_nes::fm2::InputLine;
 use playfield_nes::{Buttons, GameSetup, Nes};
 use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
+use playfield_testkit::public_movies;
 use proptest::prelude::*;
 
 /// Runs `lines` on an engine that keeps its hint and on one that loses it before every frame;

@@ -1,6 +1,5 @@
 //! A small WebDriver client (the W3C protocol is JSON over HTTP) driving Debian's headless
 //! `chromium` through `chromedriver`.
-#![allow(dead_code)] // each test binary uses part of it
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! The public movies of `tests/movies/` and their checkpoints (`tests/movies/checkpoints.txt`),
 //! shared by the engine's tests and the ROM's differential suite.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use playfield_nes::fm2::{InputLine, Movie};

@@ -1,5 +1,6 @@
-//! Property tests of `playfield_nes::fm2` (here because the nes crate has no dependencies, not
-//! even for tests): no text makes the parser panic, and written movies read back unchanged.
+//! Property tests of the FCEUX movie parser (`playfield_nes::fm2`): no text makes it panic, and
+//! written movies read back unchanged. Named like the command line's parser tests, so that CI's
+//! longer fuzzing round (filtered on `parsers_proptest`) runs both.
 
 use playfield_nes::Buttons;
 use playfield_nes::fm2::{Fm2Error, Movie};

@@ -1,12 +1,9 @@
 //! The public movies of `tests/movies/` (TASVideos publications and meta_nestris' movies) reach
 //! every checkpoint of `tests/movies/checkpoints.txt` in the engine, without a ROM.
 
-#[path = "support/public_movies.rs"]
-mod public_movies;
-
 use playfield_nes::Nes;
 use playfield_nes::fm2::{Command, InputLine};
-use public_movies::{checkpoints, load, movie_names, run_checkpoints};
+use playfield_testkit::public_movies::{checkpoints, load, movie_names, run_checkpoints};
 
 #[test]
 fn every_public_movie_reaches_its_checkpoints() {

@@ -7,12 +7,10 @@
 //! test's temporary directory, and to
 //! `docs/screenshots/` when `PLAYFIELD_SCREENSHOTS=1`.
 
-mod common;
-
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::webdriver::{Browser, browser_required, find_browser};
+use crate::webdriver::{Browser, TempDir, browser_required, find_browser};
 use playfield_ai::nes::{
     GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
@@ -113,6 +111,7 @@ const VIEWS: [&str; 6] = ["watch", "replay", "analyse", "play", "minijong", "sta
 
 #[test]
 fn every_view_works_in_chromium() {
+    let _turn = crate::heavy_test_lock();
     let Some(page) = start() else { return };
     page.browser.set_viewport(1280, 800);
     watch_view(&page);
@@ -189,7 +188,7 @@ fn replay_view(page: &Page) {
     }
     let expected = nes.raw().player.score_decimal();
     assert!(expected > 0, "the game scored");
-    let dir = common::webdriver::TempDir::new("movie");
+    let dir = TempDir::new("movie");
     let path = dir.0.join("ai-game.fm2");
     std::fs::write(&path, movie.to_fm2()).unwrap();
     let bad = dir.0.join("broken.fm2");
@@ -469,7 +468,7 @@ fn play_view(page: &Page) {
         b.run("return window.playfieldPlay && window.playfieldPlay.frame && window.playfieldPlay.frame.mode;", json!([]))
             == json!("play")
     });
-    let board_cells = |b: &common::webdriver::Browser| {
+    let board_cells = |b: &Browser| {
         b.run("return window.playfieldPlay.frame.board;", json!([]))
             .as_str()
             .unwrap()

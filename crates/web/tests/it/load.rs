@@ -26,6 +26,7 @@ fn memory_kib(field: &str) -> Option<u64> {
 
 #[test]
 fn two_hundred_watch_connections_get_frames_and_free_their_games() {
+    let _turn = crate::heavy_test_lock();
     let server = playfield_web::start_background(&playfield_web::ServeConfig {
         port: 0,
         ..Default::default()

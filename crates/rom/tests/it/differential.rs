@@ -5,20 +5,18 @@
 //! `playfield_testkit::movies` (random menu paths, all 20 start levels, A and B type with every height,
 //! pauses, Select, soft drop, DAS, chaotic input, the demo) and closed-loop movies of the scripted
 //! player `playfield_testkit::autoplay` (line clears, level-ups, push-down points, both endings, the
-//! high-score screen, several games in a row, a soft reset); `support/suite.rs` lists them, one
+//! high-score screen, several games in a row, a soft reset); `suite.rs` lists them, one
 //! test per movie, named after it. `golden.rs` checks the same movies without a ROM.
 //!
 //! Without a ROM the tests print that they were skipped; with PLAYFIELD_REQUIRE_ROM=1 they fail.
 
 use std::sync::Arc;
 
-mod support;
-
+use crate::suite::{for_each_movie, listed_names, movie};
 use playfield_nes::fm2::InputLine;
 use playfield_nes::{DemoData, Nes};
 use playfield_rom::{Lockstep, LockstepError, Rom, rom_for_tests};
 use playfield_testkit::movies::differential_suite;
-use support::suite::{for_each_movie, listed_names, movie};
 
 /// Replays `lines` in the engine and the ROM and panics at the first frame where they differ.
 /// Returns the number of frames compared.

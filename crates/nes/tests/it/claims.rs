@@ -2,18 +2,16 @@
 //! fact id (`tetris-nes/das-wall-charge` is `das_wall_charge`), on the engine. Each test sets up
 //! the situation the document describes and asserts the figure it states; where the document is
 //! disputed or wrong, the test asserts what the ROM does and its comment says how the document
-//! differs. The situations a console can be driven to are in `support/facts.rs` (on top of the
-//! console helpers of `support/claims.rs`), shared with `playfield-rom`'s `tests/claims_rom.rs`,
-//! which runs the same ones on the real ROM; the computations over the randomizer, the
+//! differs. The situations a console can be driven to are in `playfield_testkit::facts` (on top
+//! of the console helpers of `playfield_testkit::claims`), shared with `playfield-rom`'s
+//! `claims` tests, which run the same ones on the real ROM; the computations over the randomizer, the
 //! 4,800-piece measurement and the PAL facts are here. Two names say more than their id:
 //! `entry-delay` is `entry_delay_by_row` and `piece-frequency` is `piece_frequency_long_run`.
 //!
 //! Not tested, because they are about history, players or words, not the game's mechanics:
 //! `release` (November 1989), `ctwc-version`, `kill-screen-name`, `das-term`, `vibrating-dpad`,
 //! `hypertapping`, `rolling`. `rom-is-disassembly` is a fact about the ROM file, checked only in
-//! `claims_rom.rs`.
-
-mod support;
+//! `playfield-rom`'s `claims` tests.
 
 use std::sync::Arc;
 
@@ -21,9 +19,9 @@ use playfield_nes::raw::addr;
 use playfield_nes::rules::next_rng;
 use playfield_nes::tables::SPAWN_TABLE;
 use playfield_nes::{Buttons, Nes, ProgramData, Region};
+use playfield_testkit::claims::*;
+use playfield_testkit::facts::{self, *};
 use playfield_testkit::rom::program_for_tests;
-use support::claims::*;
-use support::facts::{self, *};
 
 /// The engine in an A-type game at `level`, its first piece under control.
 fn engine_game(level: u8) -> Engine {
@@ -32,7 +30,7 @@ fn engine_game(level: u8) -> Engine {
     c
 }
 
-/// One test per fact of `support/facts.rs`, run on the engine.
+/// One test per fact of `playfield_testkit::facts`, run on the engine.
 macro_rules! on_the_engine {
     ($($fact:ident,)*) => {$(
         #[test]
@@ -257,7 +255,7 @@ fn ntsc_frame_rate() {
 }
 
 /// The runs of `crash_around_1550_lines` at levels 164-170 that crash on the ROM, measured
-/// (`claims_rom.rs` prints them): (level, start row, frame counter).
+/// (`playfield-rom`'s `claims` tests print them): (level, start row, frame counter).
 const ROM_CRASHES_164_TO_170: [(u8, u8, u16); 52] = [
     (166, 2, 0x1234),
     (166, 2, 0x5679),
@@ -344,7 +342,7 @@ fn engine_tetris_at_1550(
 #[test]
 fn crash_around_1550_lines() {
     // The document: the game breaks down around 1,550 lines, usually freezing, because the score
-    // loop runs once per level. The ROM (`claims_rom.rs`, the same runs): at 1,550 lines (level
+    // loop runs once per level. The ROM (`playfield-rom`'s `claims` tests, the same runs): at 1,550 lines (level
     // 155, 161 or 165 by the start level) every Tetris's scoring frame lags and none crashes;
     // from level 166 some crash (52 of the 196 runs at levels 164-170). The engine, running the
     // ROM's program without knowing the console's cycle phase (see `lag` in the engine), gives

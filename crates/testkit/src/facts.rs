@@ -1,23 +1,22 @@
 //! The facts of docs/facts.md (the document) that a console can be driven to,
 //! each a function named after its fact id that sets up the document's situation on any
-//! [`Console`] and asserts the document's figure: `tests/claims.rs` runs them on the engine,
-//! `playfield-rom`'s `tests/claims_rom.rs` on the real ROM. `game(level)` gives a console with
+//! [`Console`] and asserts the document's figure: the `claims` tests of `playfield-nes` run them
+//! on the engine, those of `playfield-rom` on the real ROM. `game(level)` gives a console with
 //! the first piece of an A-type game at `level` under control.
 
-#![allow(dead_code)]
-
-use super::claims::*;
+use crate::claims::*;
 use playfield_nes::raw::{addr, play_state};
 use playfield_nes::rules::next_rng;
 use playfield_nes::tables::{FRAMES_PER_DROP_NTSC, SPAWN_TABLE};
 use playfield_nes::{Buttons, Nes};
 
+/// The pieces' letters, in the order of `spawnTable`.
 pub const NAMES: [&str; 7] = ["T", "J", "Z", "O", "S", "L", "I"];
 
 /// Calls `$callback! { fact, ... }` with every fact of this file, so each console's test binary
 /// makes one test per fact, named after it. (Test binaries that only need the helpers leave it
 /// unused.)
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! for_each_fact {
     ($callback:ident) => {
         $callback! {
@@ -50,8 +49,7 @@ macro_rules! for_each_fact {
         }
     };
 }
-#[allow(unused_imports)]
-pub(crate) use for_each_fact;
+pub use crate::for_each_fact;
 
 /// The document's `frames-per-row`.
 pub fn frames_per_row<C: Console>(game: &impl Fn(u8) -> C) {
@@ -84,8 +82,9 @@ pub fn frames_per_row<C: Console>(game: &impl Fn(u8) -> C) {
     }
 }
 
+/// Frames per row the active piece falls at `level`, four rows measured.
 pub fn measure_frames_per_row(c: &mut impl Console, level: u8) -> Vec<u32> {
-    super::claims::frames_per_row(c, level)
+    crate::claims::frames_per_row(c, level)
 }
 
 /// The document's `level-29-gravity`.
@@ -500,6 +499,7 @@ pub fn next_preview<C: Console>(game: &impl Fn(u8) -> C) {
     assert_eq!(c.ram()[addr::DISPLAY_NEXT_PIECE], shown);
 }
 
+/// `rng_seed` ($17-$18) as a 16-bit number, $17 the high byte.
 pub fn rng(c: &impl Console) -> u16 {
     let r = c.ram();
     u16::from_be_bytes([r[addr::RNG_SEED], r[addr::RNG_SEED + 1]])
@@ -574,6 +574,8 @@ pub fn stationary(counts: &[[u64; 7]; 7]) -> [f64; 7] {
     pi
 }
 
+/// The long-run share of pieces that repeat the one before, from the transition counts and the
+/// chain's long-run shares.
 pub fn repeat_share(counts: &[[u64; 7]; 7], pi: &[f64; 7]) -> f64 {
     (0..7)
         .map(|i| pi[i] * counts[i][i] as f64 / counts[i].iter().sum::<u64>() as f64)
@@ -753,6 +755,7 @@ pub fn entry_delay_at(c: &mut impl Console, row: u8, delay: u32) -> (u32, u16) {
     lock_to_spawn(c, 0x12, 2, row.saturating_sub(1), delay)
 }
 
+/// The entry delay the document gives for a lock at `row`, in frames.
 pub fn document_entry_delay(row: u8) -> u32 {
     match row {
         0..=5 => 18,

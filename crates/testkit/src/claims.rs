@@ -1,10 +1,8 @@
 //! The situations of the NES facts in docs/facts.md (the document), written once and run on any
-//! console: the engine (`tests/claims.rs` of `playfield-nes`) and the real ROM in tetanes-core
-//! (`tests/claims_rom.rs` of `playfield-rom`, which includes this file). A console is driven only
+//! console: the engine (the `claims` tests of `playfield-nes`) and the real ROM in tetanes-core
+//! (the `claims` tests of `playfield-rom`). A console is driven only
 //! through its gamepad and its 2 KiB of RAM, as the document's probes drove the ROM in Mesen, so
 //! the same function measures both. Each returns what it measured; the tests assert the figures.
-
-#![allow(dead_code)]
 
 use playfield_nes::raw::{addr, game_mode, play_state};
 use playfield_nes::tables::{ORIENTATIONS, SPAWN_TABLE, TILE_EMPTY};
@@ -48,17 +46,29 @@ impl Console for Engine {
 }
 
 // Offsets in the player block ($40 the working copy, $60 player 1's saved copy).
+/// `tetriminoX`.
 pub const TETRIMINO_X: usize = 0x00;
+/// `tetriminoY`.
 pub const TETRIMINO_Y: usize = 0x01;
+/// `currentPiece`.
 pub const CURRENT_PIECE: usize = 0x02;
+/// `levelNumber`.
 pub const LEVEL_NUMBER: usize = 0x04;
+/// `fallTimer`.
 pub const FALL_TIMER: usize = 0x05;
+/// `autorepeatX`.
 pub const AUTOREPEAT_X: usize = 0x06;
+/// `startLevel`.
 pub const START_LEVEL: usize = 0x07;
+/// `playState`.
 pub const PLAY_STATE: usize = 0x08;
+/// `autorepeatY`.
 pub const AUTOREPEAT_Y: usize = 0x0E;
+/// `lines`.
 pub const LINES: usize = 0x10;
+/// `score`.
 pub const SCORE: usize = 0x13;
+/// `completedLines`.
 pub const COMPLETED_LINES: usize = 0x16;
 
 /// A player variable, read from the working copy.

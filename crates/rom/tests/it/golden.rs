@@ -15,19 +15,17 @@
 //!
 //! Regenerate from the ROM (as tetanes does for its test ROMs) after a deliberate change to a
 //! movie or to the trace:
-//! `PLAYFIELD_UPDATE_GOLDEN=1 PLAYFIELD_ROM=path/to/Tetris.nes cargo test --release -p playfield-rom --test golden`
-
-mod support;
+//! `PLAYFIELD_UPDATE_GOLDEN=1 PLAYFIELD_ROM=path/to/Tetris.nes cargo test --release -p playfield-rom --test it golden::`
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::suite::{for_each_movie, listed_names, movie};
 use playfield_nes::fm2::InputLine;
 use playfield_nes::raw::game_mode;
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{DemoData, Events, GameMode, GameType, Nes};
 use playfield_rom::{Emulator, ROM_ENV, Rom};
-use support::suite::{for_each_movie, listed_names, movie};
 
 /// Set to 1 to rewrite the checkpoint files from the ROM instead of checking the engine.
 const UPDATE_ENV: &str = "PLAYFIELD_UPDATE_GOLDEN";
@@ -124,7 +122,7 @@ impl Golden {
         let mut out = format!(
             "# Checkpoints of the movie {name}, recorded from the real ROM (tetanes-core).\n\
              # \"FRAME HASH\": FNV-1a 64 of every traced variable of frames 1..=FRAME.\n\
-             # Regenerate: {UPDATE_ENV}=1 {ROM_ENV}=Tetris.nes cargo test --release -p playfield-rom --test golden\n\
+             # Regenerate: {UPDATE_ENV}=1 {ROM_ENV}=Tetris.nes cargo test --release -p playfield-rom --test it golden::\n\
              frames {}\n",
             self.frames
         );
@@ -203,7 +201,7 @@ fn check_movie(name: &str) {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e}; record it from the ROM with {UPDATE_ENV}=1 {ROM_ENV}=Tetris.nes cargo test \
-             --release -p playfield-rom --test golden",
+             --release -p playfield-rom --test it golden::",
             path.display()
         )
     });

@@ -3,11 +3,8 @@
 use playfield_nes::trace::TraceFrame;
 use playfield_nes::{Buttons, GameSetup, Nes, Region};
 use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
+use playfield_testkit::claims::{engine, frames_until_drop, moves, start_game};
 use proptest::prelude::*;
-
-mod support;
-
-use support::claims::{engine, frames_until_drop, moves, start_game};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

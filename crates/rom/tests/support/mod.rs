@@ -1,3 +1,0 @@
-//! Code shared by several test binaries of this crate.
-
-pub mod suite;
