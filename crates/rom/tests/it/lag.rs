@@ -223,14 +223,7 @@ fn run_rom(base: &Emulator, layout: &RomLayout, case: &Case) -> RomRun {
 fn rom_phase(layout: &RomLayout, rom: &RomRun, k: usize) -> Option<CpuPhase> {
     let this = rom.frames.get(k - 1)?.0.nmi?;
     let next = rom.frames.get(k)?.0.nmi?;
-    let beq = layout.wait_pcs.contains(&this.interrupted)
-        && layout.wait_pcs.contains(&this.interrupted.wrapping_sub(2));
-    Some(CpuPhase {
-        nmi_delay_thirds: u8::try_from(this.entry_dot.checked_sub(1)?).ok()?,
-        interrupted_beq: beq,
-        long_frame: next.edge_thirds() - this.edge_thirds() == 89_342,
-        dma_odd: this.dma == Some(514),
-    })
+    layout.cpu_phase(&this, &next)
 }
 
 fn is_lag(t: &FrameTiming) -> bool {
