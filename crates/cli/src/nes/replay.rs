@@ -386,13 +386,22 @@ fn follow_rom(
         if matches!(frame.outcome, Some(FrameOutcome::Crash { .. })) {
             rom_crash = Some(nes.frame());
         }
+        if events.crashed() || rom_crash.is_some() {
+            // Past a crash the RAM is the runaway program's: the two agree if both crashed.
+            if events.crashed() != rom_crash.is_some() {
+                let (which, other) = if events.crashed() {
+                    ("the engine", "the ROM")
+                } else {
+                    ("the ROM", "the engine")
+                };
+                differs = Some(format!("{which} crashed and {other} did not"));
+            }
+            break;
+        }
         if let Some(d) =
             TraceFrame::from_ram(nes.frame(), &nes.ram()).first_difference(&frame.trace)
         {
             differs = Some(d.to_string());
-            break;
-        }
-        if events.crashed() || rom_crash.is_some() {
             break;
         }
     }
@@ -436,8 +445,13 @@ fn follow_rom(
         );
     }
     out.line(format!(
-        "engine and ROM: every traced variable equal at every frame ({} frames)",
-        nes.frame()
+        "engine and ROM: every traced variable equal at every frame ({} frames{})",
+        nes.frame(),
+        if nes.crash().is_some() {
+            ", both crashed at the last"
+        } else {
+            ""
+        }
     ))?;
     out.flush()?;
     Ok(())
