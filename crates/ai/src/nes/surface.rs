@@ -116,6 +116,17 @@ impl SurfaceTable {
     /// than `tolerance`, or after `max_sweeps`.
     #[must_use]
     pub fn compute(clamp: u8, discount: f64, tolerance: f64, max_sweeps: u32) -> SurfaceTable {
+        Self::compute_on(clamp, discount, tolerance, max_sweeps, true)
+    }
+
+    /// [`SurfaceTable::compute`] on rayon's threads or on the calling thread alone.
+    fn compute_on(
+        clamp: u8,
+        discount: f64,
+        tolerance: f64,
+        max_sweeps: u32,
+        parallel: bool,
+    ) -> SurfaceTable {
         let base = 2 * i64::from(clamp) + 1;
         let states = base.pow(DIFFS as u32) as usize;
         let mut powers = [0i64; DIFFS];
@@ -130,7 +141,7 @@ impl SurfaceTable {
         let mut next = vec![0.0f64; states];
         let (mut sweeps, mut residual) = (0, f64::INFINITY);
         while sweeps < max_sweeps && residual > tolerance {
-            next.par_iter_mut().enumerate().for_each(|(index, out)| {
+            let value_of = |index: usize| {
                 let mut diffs = [0i64; DIFFS];
                 let mut rest = index as i64;
                 for d in &mut diffs {
@@ -176,8 +187,17 @@ impl SurfaceTable {
                     }
                     total += best.unwrap_or(0.0);
                 }
-                *out = total / pieces.len() as f64;
-            });
+                total / pieces.len() as f64
+            };
+            if parallel {
+                next.par_iter_mut()
+                    .enumerate()
+                    .for_each(|(index, out)| *out = value_of(index));
+            } else {
+                for (index, out) in next.iter_mut().enumerate() {
+                    *out = value_of(index);
+                }
+            }
             residual = values
                 .par_iter()
                 .zip(&next)
@@ -196,12 +216,20 @@ impl SurfaceTable {
     }
 
     /// The table the evaluator uses ([`DEFAULT_CLAMP`], [`DEFAULT_DISCOUNT`]), computed once per
-    /// process at first use.
+    /// process at first use (about 10 s of one core). On the calling thread alone: the first
+    /// use is often a search on a rayon worker, which, waiting inside a parallel sweep, could
+    /// take up another search that waits for this very table.
     #[must_use]
     pub fn shared() -> &'static SurfaceTable {
         static TABLE: OnceLock<SurfaceTable> = OnceLock::new();
         TABLE.get_or_init(|| {
-            SurfaceTable::compute(DEFAULT_CLAMP, DEFAULT_DISCOUNT, DEFAULT_TOLERANCE, 1000)
+            SurfaceTable::compute_on(
+                DEFAULT_CLAMP,
+                DEFAULT_DISCOUNT,
+                DEFAULT_TOLERANCE,
+                1000,
+                false,
+            )
         })
     }
 
@@ -301,6 +329,7 @@ mod tests {
         assert!(flat >= 5.0 / 7.0, "{flat}");
         // The well's column does not count.
         assert_eq!(t.value(&[5; 10]), t.value(&[5, 5, 5, 5, 5, 5, 5, 5, 5, 19]));
+        assert_eq!(SurfaceTable::compute_on(1, 0.9, 1e-7, 1000, false), t);
         let back = SurfaceTable::from_bytes(&t.to_bytes()).unwrap();
         assert_eq!(back, t);
         assert!(SurfaceTable::from_bytes(b"nope").is_err());
