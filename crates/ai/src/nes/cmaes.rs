@@ -104,13 +104,11 @@ impl SepCmaEs {
         let weights: Vec<f64> = raw.iter().map(|w| w / total).collect();
         let mu_eff = 1.0 / weights.iter().map(|w| w * w).sum::<f64>();
         let c_sigma = (mu_eff + 2.0) / (n + mu_eff + 5.0);
-        let d_sigma =
-            1.0 + 2.0 * (((mu_eff - 1.0) / (n + 1.0)).sqrt() - 1.0).max(0.0) + c_sigma;
+        let d_sigma = 1.0 + 2.0 * (((mu_eff - 1.0) / (n + 1.0)).sqrt() - 1.0).max(0.0) + c_sigma;
         let c_c = (4.0 + mu_eff / n) / (n + 4.0 + 2.0 * mu_eff / n);
         // The separable variant's faster learning rates: (n + 2) / 3 times the full one's.
         let c_1 = (2.0 / ((n + 1.3).powi(2) + mu_eff) * (n + 2.0) / 3.0).min(1.0);
-        let c_mu = (2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((n + 2.0).powi(2) + mu_eff)
-            * (n + 2.0)
+        let c_mu = (2.0 * (mu_eff - 2.0 + 1.0 / mu_eff) / ((n + 2.0).powi(2) + mu_eff) * (n + 2.0)
             / 3.0)
             .min(1.0 - c_1);
         let expected_norm = n.sqrt() * (1.0 - 1.0 / (4.0 * n) + 1.0 / (21.0 * n * n));
@@ -123,17 +121,22 @@ impl SepCmaEs {
         let mut y_w = vec![0.0; dims];
         let mut z_w = vec![0.0; dims];
         for (w, &i) in weights.iter().zip(&order) {
-            for j in 0..dims {
-                z_w[j] += w * samples.z[i][j];
-                y_w[j] += w * std[j] * samples.z[i][j];
+            for ((zw, yw), (&z, &sd)) in z_w
+                .iter_mut()
+                .zip(y_w.iter_mut())
+                .zip(samples.z[i].iter().zip(&std))
+            {
+                *zw += w * z;
+                *yw += w * sd * z;
             }
         }
-        for j in 0..dims {
-            self.mean[j] += self.sigma * y_w[j];
+        let sigma = self.sigma;
+        for (m, y) in self.mean.iter_mut().zip(&y_w) {
+            *m += sigma * y;
         }
         let s = (c_sigma * (2.0 - c_sigma) * mu_eff).sqrt();
-        for j in 0..dims {
-            self.path_sigma[j] = (1.0 - c_sigma) * self.path_sigma[j] + s * z_w[j];
+        for (p, z) in self.path_sigma.iter_mut().zip(&z_w) {
+            *p = (1.0 - c_sigma) * *p + s * z;
         }
         let norm = self.path_sigma.iter().map(|p| p * p).sum::<f64>().sqrt();
         let generation = f64::from(self.generation + 1);
@@ -141,19 +144,22 @@ impl SepCmaEs {
             < (1.4 + 2.0 / (n + 1.0)) * expected_norm;
         let h = if h_sigma { 1.0 } else { 0.0 };
         let sc = (c_c * (2.0 - c_c) * mu_eff).sqrt();
-        for j in 0..dims {
-            self.path_c[j] = (1.0 - c_c) * self.path_c[j] + h * sc * y_w[j];
+        for (p, y) in self.path_c.iter_mut().zip(&y_w) {
+            *p = (1.0 - c_c) * *p + h * sc * y;
         }
-        for j in 0..dims {
+        for (j, (v, (pc, sd))) in self
+            .variances
+            .iter_mut()
+            .zip(self.path_c.iter().zip(&std))
+            .enumerate()
+        {
             let rank_mu: f64 = weights
                 .iter()
                 .zip(&order)
-                .map(|(w, &i)| w * (std[j] * samples.z[i][j]).powi(2))
+                .map(|(w, &i)| w * (sd * samples.z[i][j]).powi(2))
                 .sum();
-            self.variances[j] = (1.0 - c_1 - c_mu) * self.variances[j]
-                + c_1
-                    * (self.path_c[j].powi(2)
-                        + (1.0 - h) * c_c * (2.0 - c_c) * self.variances[j])
+            *v = (1.0 - c_1 - c_mu) * *v
+                + c_1 * (pc.powi(2) + (1.0 - h) * c_c * (2.0 - c_c) * *v)
                 + c_mu * rank_mu;
         }
         self.sigma *= ((c_sigma / d_sigma) * (norm / expected_norm - 1.0)).exp();

@@ -66,9 +66,7 @@ pub enum SegmentError {
     #[error("bad position file: {0}")]
     Parse(String),
     /// Made for other game options than the tuning's.
-    #[error(
-        "the positions were made for other game options ({made}) than the tuning's ({wanted})"
-    )]
+    #[error("the positions were made for other game options ({made}) than the tuning's ({wanted})")]
     Options {
         /// The file's.
         made: String,
@@ -279,7 +277,13 @@ impl SegmentScore {
     /// The objective: points gained, less `loss_per_line` for each line to the game's line
     /// cap (else to the segment's end) that a top-out forfeits.
     #[must_use]
-    pub fn value(&self, start: &Position, segment_lines: u32, line_cap: Option<u32>, loss_per_line: f64) -> f64 {
+    pub fn value(
+        &self,
+        start: &Position,
+        segment_lines: u32,
+        line_cap: Option<u32>,
+        loss_per_line: f64,
+    ) -> f64 {
         let mut v = self.points as f64;
         if self.topped_out {
             let end = line_cap.unwrap_or(start.lines + segment_lines);

@@ -213,10 +213,7 @@ pub fn run<E>(
             .iter()
             .map(|x| Player::score_with(checkpoint.weights_at(x), input.clone()))
             .collect();
-        players.push(Player::score_with(
-            checkpoint.mean_weights(),
-            input.clone(),
-        ));
+        players.push(Player::score_with(checkpoint.mean_weights(), input.clone()));
         players.push(Player::score_with(
             ScoreWeights::from_terms(&checkpoint.setup.start),
             input.clone(),
@@ -253,7 +250,12 @@ pub fn run<E>(
                     ..
                 } => {
                     let s = play_segment(&starts[t], options, *lines, &players[p]);
-                    s.value(&starts[t].position, *lines, options.line_cap, *loss_per_line)
+                    s.value(
+                        &starts[t].position,
+                        *lines,
+                        options.line_cap,
+                        *loss_per_line,
+                    )
                 }
             })
             .collect();
@@ -267,7 +269,12 @@ pub fn run<E>(
         let mean_before = fitness[lambda];
         let start_fitness = fitness[lambda + 1];
         checkpoint.es.tell(&samples, sample_fitness);
-        let mean = checkpoint.mean_weights().terms().iter().map(|t| t.1).collect();
+        let mean = checkpoint
+            .mean_weights()
+            .terms()
+            .iter()
+            .map(|t| t.1)
+            .collect();
         checkpoint.history.push(Generation {
             generation,
             best_fitness: sample_fitness.iter().copied().fold(f64::MIN, f64::max),
@@ -294,7 +301,11 @@ mod tests {
             linecap: Some(4),
             population: 4,
             seed: 3,
-            start: ScoreWeights::shipped().terms().iter().map(|t| t.1).collect(),
+            start: ScoreWeights::shipped()
+                .terms()
+                .iter()
+                .map(|t| t.1)
+                .collect(),
             games,
             segments: None,
         }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use playfield_ai::nes::surface::{DEFAULT_CLAMP, DEFAULT_DISCOUNT, DEFAULT_TOLERANCE, SurfaceTable};
+use playfield_ai::nes::surface::{
+    DEFAULT_CLAMP, DEFAULT_DISCOUNT, DEFAULT_TOLERANCE, SurfaceTable,
+};
 
 use crate::checks::{int, real};
 use crate::files::OutputFile;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use playfield_ai::nes::Player;
 use playfield_ai::nes::ScoreWeights;
 use playfield_ai::nes::bench::{BenchOptions, Format};
 use playfield_ai::nes::score::HOW_MADE;
@@ -13,7 +14,6 @@ use playfield_ai::nes::segments::{PositionFile, make_positions, replay_positions
 use playfield_ai::nes::tune::{
     CHECKPOINT_KIND, Checkpoint, Objective, SegmentSetup, Setup, fnv1a, run as run_tune,
 };
-use playfield_ai::nes::Player;
 
 use crate::checks::{int, real};
 use crate::files::{OutputFile, read_text};
