@@ -62,6 +62,9 @@ pub struct Setup {
     pub games: u32,
     /// The position file of a segments objective, its FNV-1a hash, and its settings.
     pub segments: Option<SegmentSetup>,
+    /// Terms held at their start values.
+    #[serde(default)]
+    pub fixed: Vec<String>,
 }
 
 /// A segments objective's settings, as a checkpoint keeps them.
@@ -151,7 +154,14 @@ impl Checkpoint {
             .start
             .iter()
             .zip(x)
-            .map(|(s, x)| s + scale(*s) * x)
+            .zip(super::score::TERM_NAMES)
+            .map(|((s, x), name)| {
+                if self.setup.fixed.iter().any(|f| f == name) {
+                    *s
+                } else {
+                    s + scale(*s) * x
+                }
+            })
             .collect();
         ScoreWeights::from_terms(&w)
     }
@@ -308,6 +318,7 @@ mod tests {
                 .collect(),
             games,
             segments: None,
+            fixed: vec!["surface".into()],
         }
     }
 

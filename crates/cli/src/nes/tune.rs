@@ -74,6 +74,10 @@ pub struct TuneArgs {
     /// Points a top-out in a segment costs per line it forfeits to the format's line cap.
     #[arg(long, value_name = "P", default_value_t = 4000.0, value_parser = real(0.0, 1e9))]
     topout_loss_per_line: f64,
+    /// Terms held at their start values, comma-separated (e.g. `surface`, whose table costs
+    /// about 10 s of one core at its first use in each process).
+    #[arg(long, value_name = "TERMS", value_delimiter = ',')]
+    fixed: Vec<String>,
     /// Save the run's state here after every generation (atomically).
     #[arg(long, value_name = "FILE.json")]
     checkpoint: Option<PathBuf>,
@@ -185,7 +189,18 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                 start: start.terms().iter().map(|t| t.1).collect(),
                 games: args.games,
                 segments: None,
+                fixed: args.fixed.clone(),
             };
+            if let Some(bad) = args
+                .fixed
+                .iter()
+                .find(|f| !playfield_ai::nes::score::TERM_NAMES.contains(&f.as_str()))
+            {
+                bail!(
+                    "--fixed: {bad:?} is not a term (terms: {})",
+                    playfield_ai::nes::score::TERM_NAMES.join(", ")
+                );
+            }
             let objective = match &args.segments {
                 Some(path) => {
                     let (text, hash) =
@@ -334,6 +349,7 @@ fn weights_file(c: &Checkpoint) -> Result<String> {
         "population": c.setup.population,
         "games_per_generation": c.setup.games,
         "segments": c.setup.segments,
+        "fixed": c.setup.fixed,
         "last_generation": last,
         "note": "fitness figures are on each generation's games only; judge the weights with \
                  `playfield nes bench` on paired seeds",

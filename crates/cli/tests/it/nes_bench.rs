@@ -393,6 +393,9 @@ fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
             "4",
             "--games",
             "1",
+            // The surface table costs seconds at its first use in each process.
+            "--fixed",
+            "surface",
         ];
         args.extend_from_slice(extra);
         let out = playfield(&args, "1");
