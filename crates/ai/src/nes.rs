@@ -12,6 +12,7 @@
 //! - [`bench`]: a batch of games, its settings and its report.
 
 pub mod bench;
+pub mod cmaes;
 mod decide;
 pub mod eval;
 pub mod field;
@@ -23,6 +24,8 @@ pub mod reach;
 pub mod score;
 mod score_player;
 pub mod search;
+pub mod segments;
+pub mod surface;
 pub mod sweep;
 pub mod terms;
 pub mod tune;

@@ -430,7 +430,7 @@ pub fn play_game_with_rom(
     config: &GameConfig,
     player: &Player,
     program: Option<std::sync::Arc<playfield_nes::ProgramData>>,
-    mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+    observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
 ) -> GameResult {
     let mut nes = Nes::power_on();
     nes.set_program_data(program);
@@ -438,14 +438,29 @@ pub fn play_game_with_rom(
         double_speed_level: config.double_speed_level,
         ..playfield_nes::Modifiers::default()
     });
+    continue_game(nes, Vec::new(), config, player, observe)
+}
+
+/// [`play_game`] from a state of one of `config`'s games, whose frames so far are `input`: the
+/// engine's modifiers and program are `nes`'s own. The state must be one where [`play_game`]
+/// holds no plan: power-on, or in play after a piece locked and before the next is under
+/// control; from there the frames are those [`play_game`] plays (the saved positions of
+/// [`super::segments`] are cut there). The result's clears, curve and decisions count from
+/// the state on.
+pub fn continue_game(
+    mut nes: Nes,
+    mut input: Vec<Buttons>,
+    config: &GameConfig,
+    player: &Player,
+    mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+) -> GameResult {
     let mut ws = Workspace::new();
     let mut clears = [0u32; 4];
     let mut score_by_lines = Vec::new();
     let mut decision_micros = Vec::new();
     let mut piece_micros = 0u32;
     let mut menus = config.menu_driver();
-    let mut input = Vec::new();
-    let mut prev = Buttons::NONE;
+    let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
     let mut plan: Option<PiecePlan> = None;
     let mut pieces = 0u32;
     let end = loop {

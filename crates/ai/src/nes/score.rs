@@ -118,6 +118,11 @@ pub struct ScoreWeights {
     /// drought: it covers the well piece by piece with holes in its rows. Lining out burns the
     /// ready rows down while they are still clean. 0: never.
     pub line_out_risk: f64,
+    /// Per unit of the surface table's value of columns 1-9 ([`super::surface`]: the expected
+    /// discounted count of pieces the surface takes without a hole). At 0 the table is not
+    /// computed and decisions are as without the term; a file without it reads as 0.
+    #[serde(default)]
+    pub surface: f64,
 }
 
 impl ScoreWeights {
@@ -152,10 +157,16 @@ impl ScoreWeights {
     /// # Errors
     /// When the text is not a JSON object with exactly the terms, each a finite number.
     pub fn parse(text: &str) -> Result<ScoreWeights, WeightsError> {
-        let w: ScoreWeights = serde_json::from_str(text).map_err(|e| WeightsError::Parse {
+        let parse_error = |e: serde_json::Error| WeightsError::Parse {
             path: "<text>".to_owned(),
             message: e.to_string(),
-        })?;
+        };
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(parse_error)?;
+        // How a tuned file was made (`playfield nes tune` writes it beside the terms).
+        if let Some(map) = value.as_object_mut() {
+            map.remove(HOW_MADE);
+        }
+        let w: ScoreWeights = serde_json::from_value(value).map_err(parse_error)?;
         if let Some((name, value)) = w.terms().into_iter().find(|(_, v)| !v.is_finite()) {
             return Err(WeightsError::NotFinite { term: name, value });
         }
@@ -185,8 +196,11 @@ impl ScoreWeights {
     }
 }
 
+/// The key of a weights file's record of how it was made, which is not a term.
+pub const HOW_MADE: &str = "how_made";
+
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 28] = [
+pub const TERM_NAMES: [&str; 29] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -215,6 +229,7 @@ pub const TERM_NAMES: [&str; 28] = [
     "cash_in_lines",
     "locked_well",
     "line_out_risk",
+    "surface",
 ];
 
 /// A weights file that cannot be used.
@@ -606,6 +621,13 @@ impl ScoreWeights {
                 self.left_unreachable
             },
         );
+        // Not even looked up at 0: the table costs seconds to compute at its first use.
+        if self.surface != 0.0 {
+            term(
+                "surface",
+                self.surface * super::surface::SurfaceTable::shared().value(&heights),
+            );
+        }
     }
 }
 

@@ -1,157 +1,370 @@
-//! Tuning the score player's weights with the noisy cross-entropy method (Szita & Lőrincz): each
-//! generation samples weight vectors around the current mean, plays every sample on the same
-//! games (paired seeds, new ones each generation), and moves the mean to the best quarter; a
-//! little noise is added to the spread so it does not collapse early.
+//! Tuning the score player's weights with the separable CMA-ES ([`super::cmaes`]) on paired
+//! games: every sample of a generation plays the same games, and so do the generation's mean
+//! and the weights the run started from, so each generation also measures the mean against
+//! the start on the same games.
+//!
+//! The objective is either whole games (new seeds each generation) or short segments from saved
+//! positions at each band ([`super::segments`]): points gained in the next few lines, a top-out
+//! costing the lines it forfeits. A generation on segments costs a few seconds per sample
+//! instead of whole games' minutes.
+//!
+//! The run's whole state is a [`Checkpoint`] (plain data, floats exact): the caller saves it
+//! after every generation, and a run resumed from it continues exactly as if it had not stopped.
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::bench::BenchOptions;
-use super::game::{game_seed, play_game, split_mix};
+use super::cmaes::{SepCmaEs, exact, exact_vec};
+use super::game::{GameConfig, game_seed, play_game, split_mix};
 use super::player::Player;
 use super::score::ScoreWeights;
+use super::segments::{BANDS, Start, play_segment};
 
-/// A tuning run's settings.
+/// What a sample's fitness is measured on.
 #[derive(Clone, Debug)]
-pub struct TuneConfig {
-    /// The games each sample plays (the format's options).
-    pub options: BenchOptions,
-    /// Where the search starts.
-    pub start: ScoreWeights,
-    /// Generations.
-    pub generations: u32,
-    /// Samples per generation.
-    pub population: u32,
-    /// Games each sample plays per generation (the same seeds for every sample).
-    pub games: u32,
-    /// The run's seed.
-    pub seed: u64,
+pub enum Objective {
+    /// Whole games, `games` new seeds each generation; the headline score.
+    Games {
+        /// Games per generation.
+        games: u32,
+    },
+    /// Segments from saved positions.
+    Segments {
+        /// The positions, replayed.
+        starts: Arc<Vec<Start>>,
+        /// Positions drawn from each band per generation (all of a band's when it has fewer).
+        per_band: u32,
+        /// Lines each segment plays (or to the game's line cap).
+        lines: u32,
+        /// Points a top-out costs per line it forfeits (to the game's line cap).
+        loss_per_line: f64,
+    },
 }
 
-/// One generation's outcome.
-#[derive(Clone, Debug, Serialize)]
+/// How a run was set up: what a checkpoint keeps to resume it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The benchmark format's name.
+    pub format: String,
+    /// The line cap given instead of the format's, if any.
+    pub linecap: Option<u32>,
+    /// Samples per generation.
+    pub population: u32,
+    /// The run's seed (games, segments drawn, samples).
+    pub seed: u64,
+    /// The weights the run started from, in [`super::score::TERM_NAMES`] order.
+    #[serde(with = "exact_vec")]
+    pub start: Vec<f64>,
+    /// Whole games per generation (0 when the objective is segments).
+    pub games: u32,
+    /// The position file of a segments objective, its FNV-1a hash, and its settings.
+    pub segments: Option<SegmentSetup>,
+    /// Terms held at their start values.
+    #[serde(default)]
+    pub fixed: Vec<String>,
+}
+
+/// A segments objective's settings, as a checkpoint keeps them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SegmentSetup {
+    /// The position file.
+    pub file: String,
+    /// Its FNV-1a 64 hash, checked on resume.
+    pub hash: u64,
+    /// Positions drawn per band and generation.
+    pub per_band: u32,
+    /// Lines per segment.
+    pub lines: u32,
+    /// Points a top-out costs per forfeited line.
+    #[serde(with = "exact")]
+    pub loss_per_line: f64,
+}
+
+/// One generation's outcome, all measured on the generation's games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Generation {
     /// 1-based.
     pub generation: u32,
-    /// Mean headline score of the best sample.
+    /// Mean fitness of the best sample.
+    #[serde(with = "exact")]
     pub best_fitness: f64,
-    /// Mean headline score over all samples.
+    /// Mean fitness over the samples.
+    #[serde(with = "exact")]
+    pub samples_fitness: f64,
+    /// Mean fitness of the mean weights before the update.
+    #[serde(with = "exact")]
     pub mean_fitness: f64,
-    /// The mean weights after the update.
+    /// Mean fitness of the start weights.
+    #[serde(with = "exact")]
+    pub start_fitness: f64,
+    /// The step size after the update.
+    #[serde(with = "exact")]
+    pub sigma: f64,
+    /// The mean weights after the update, in [`super::score::TERM_NAMES`] order.
+    #[serde(with = "exact_vec")]
     pub mean: Vec<f64>,
 }
 
-/// A standard normal from two uniform draws of SplitMix64 (Box-Muller).
-fn normal(state: &mut u64) -> f64 {
-    let mut uniform = || {
-        *state = split_mix(*state);
-        ((*state >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    };
-    let (u1, u2) = (uniform(), uniform());
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+/// A run's whole state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// What the file is.
+    pub kind: String,
+    /// The command lines that made it (the first, then each resume).
+    pub made_by: Vec<String>,
+    /// The run's settings.
+    pub setup: Setup,
+    /// The optimiser, in coordinates scaled per term ([`scale`]) around the start.
+    pub es: SepCmaEs,
+    /// Every generation so far.
+    pub history: Vec<Generation>,
 }
 
-/// Runs the tuning; `report` is called after each generation. Returns the last mean weights.
-pub fn tune(config: &TuneConfig, mut report: impl FnMut(&Generation)) -> ScoreWeights {
-    let terms = config.start.terms();
-    let mut mean: Vec<f64> = terms.iter().map(|t| t.1).collect();
-    let mut sd: Vec<f64> = mean.iter().map(|m| m.abs() * 0.3 + 0.5).collect();
-    let input = config
-        .options
-        .input_model()
-        .expect("the options were validated");
-    let mut rng = config.seed;
-    let population = config.population.max(2) as usize;
-    let elite = (population / 4).max(1);
-    for generation in 1..=config.generations {
-        let samples: Vec<Vec<f64>> = (0..population)
-            .map(|i| {
-                if i == 0 {
-                    return mean.clone();
+/// The checkpoint's `kind`.
+pub const CHECKPOINT_KIND: &str = "playfield nes tune checkpoint v1";
+
+/// A term's scale: the optimiser's unit step for it (30 % of its start value, and half a unit).
+fn scale(start: f64) -> f64 {
+    start.abs() * 0.3 + 0.5
+}
+
+impl Checkpoint {
+    /// A fresh run from `setup` with step size `sigma` (in units of [`scale`]).
+    #[must_use]
+    pub fn new(setup: Setup, sigma: f64, made_by: String) -> Checkpoint {
+        let n = setup.start.len();
+        let es = SepCmaEs::new(vec![0.0; n], sigma, setup.population as usize, setup.seed);
+        Checkpoint {
+            kind: CHECKPOINT_KIND.to_owned(),
+            made_by: vec![made_by],
+            setup,
+            es,
+            history: Vec::new(),
+        }
+    }
+
+    /// The weights at optimiser coordinates `x`.
+    #[must_use]
+    pub fn weights_at(&self, x: &[f64]) -> ScoreWeights {
+        let w: Vec<f64> = self
+            .setup
+            .start
+            .iter()
+            .zip(x)
+            .zip(super::score::TERM_NAMES)
+            .map(|((s, x), name)| {
+                if self.setup.fixed.iter().any(|f| f == name) {
+                    *s
+                } else {
+                    s + scale(*s) * x
                 }
-                mean.iter()
-                    .zip(&sd)
-                    .map(|(m, s)| m + s * normal(&mut rng))
-                    .collect()
             })
             .collect();
-        let fitness: Vec<f64> = samples
-            .par_iter()
-            .map(|w| {
-                let player = Player::score_with(ScoreWeights::from_terms(w), input.clone());
-                let total: f64 = (0..config.games)
-                    .map(|g| {
-                        let seed =
-                            game_seed(split_mix(config.seed ^ u64::from(generation)), u64::from(g));
-                        let r = play_game(
-                            &GameConfigOf(&config.options).with_seed(seed),
-                            &player,
-                            |_, _| Ok(()),
-                        );
-                        if config.options.uncapped {
-                            r.uncapped_score as f64
-                        } else {
-                            f64::from(r.score)
-                        }
-                    })
-                    .sum();
-                total / f64::from(config.games.max(1))
-            })
-            .collect();
-        let mut order: Vec<usize> = (0..population).collect();
-        order.sort_by(|&a, &b| fitness[b].total_cmp(&fitness[a]));
-        let noise = 0.5 / f64::from(generation);
-        for t in 0..mean.len() {
-            let best: Vec<f64> = order[..elite].iter().map(|&i| samples[i][t]).collect();
-            let m = best.iter().sum::<f64>() / elite as f64;
-            let v = best.iter().map(|x| (x - m).powi(2)).sum::<f64>() / elite as f64;
-            mean[t] = m;
-            sd[t] = v.sqrt() + noise * (m.abs() * 0.05 + 0.1);
-        }
-        report(&Generation {
-            generation,
-            best_fitness: fitness[order[0]],
-            mean_fitness: fitness.iter().sum::<f64>() / population as f64,
-            mean: mean.clone(),
-        });
+        ScoreWeights::from_terms(&w)
     }
-    ScoreWeights::from_terms(&mean)
+
+    /// The current mean weights.
+    #[must_use]
+    pub fn mean_weights(&self) -> ScoreWeights {
+        self.weights_at(&self.es.mean)
+    }
 }
 
-/// The game of a format's options with a seed.
-struct GameConfigOf<'a>(&'a BenchOptions);
+/// FNV-1a 64 of bytes (to recognise a position file on resume).
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 
-impl GameConfigOf<'_> {
-    fn with_seed(&self, seed: u64) -> super::game::GameConfig {
-        super::game::GameConfig {
-            seed,
-            ..self.0.game()
+/// The segments of generation `generation`: `per_band` positions drawn from each band.
+fn draw_segments(starts: &[Start], per_band: u32, seed: u64, generation: u32) -> Vec<usize> {
+    let mut rng = split_mix(seed ^ (u64::from(generation) << 32));
+    let mut chosen = Vec::new();
+    for band in BANDS {
+        let mut pool: Vec<usize> = (0..starts.len())
+            .filter(|&i| starts[i].position.band == band)
+            .collect();
+        // A partial Fisher-Yates shuffle.
+        let take = (per_band as usize).min(pool.len());
+        for k in 0..take {
+            rng = split_mix(rng);
+            let j = k + (rng % (pool.len() - k) as u64) as usize;
+            pool.swap(k, j);
         }
+        chosen.extend_from_slice(&pool[..take]);
     }
+    chosen
+}
+
+/// Runs `generations` more generations of `checkpoint` with `options`' games and `objective`,
+/// calling `after` with the checkpoint after each (to save it); stops at its first error.
+///
+/// # Errors
+/// The first error of `after`.
+pub fn run<E>(
+    options: &BenchOptions,
+    objective: &Objective,
+    checkpoint: &mut Checkpoint,
+    generations: u32,
+    mut after: impl FnMut(&Checkpoint) -> Result<(), E>,
+) -> Result<(), E> {
+    let input = options.input_model().expect("the options were validated");
+    for _ in 0..generations {
+        let generation = checkpoint.es.generation + 1;
+        let samples = checkpoint.es.ask();
+        // The samples, then the mean, then the start: all on the same games.
+        let mut players: Vec<Player> = samples
+            .x
+            .iter()
+            .map(|x| Player::score_with(checkpoint.weights_at(x), input.clone()))
+            .collect();
+        players.push(Player::score_with(checkpoint.mean_weights(), input.clone()));
+        players.push(Player::score_with(
+            ScoreWeights::from_terms(&checkpoint.setup.start),
+            input.clone(),
+        ));
+        let seed = checkpoint.setup.seed;
+        let tasks: Vec<usize> = match objective {
+            Objective::Games { games } => (0..*games as usize).collect(),
+            Objective::Segments {
+                starts, per_band, ..
+            } => draw_segments(starts, *per_band, seed, generation),
+        };
+        let pairs: Vec<(usize, usize)> = (0..players.len())
+            .flat_map(|p| tasks.iter().map(move |&t| (p, t)))
+            .collect();
+        let values: Vec<f64> = pairs
+            .par_iter()
+            .map(|&(p, t)| match objective {
+                Objective::Games { .. } => {
+                    let config = GameConfig {
+                        seed: game_seed(split_mix(seed ^ u64::from(generation)), t as u64),
+                        ..options.game()
+                    };
+                    let r = play_game(&config, &players[p], |_, _| Ok(()));
+                    if options.uncapped {
+                        r.uncapped_score as f64
+                    } else {
+                        f64::from(r.score)
+                    }
+                }
+                Objective::Segments {
+                    starts,
+                    lines,
+                    loss_per_line,
+                    ..
+                } => {
+                    let s = play_segment(&starts[t], options, *lines, &players[p]);
+                    s.value(
+                        &starts[t].position,
+                        *lines,
+                        options.line_cap,
+                        *loss_per_line,
+                    )
+                }
+            })
+            .collect();
+        let per_player = tasks.len().max(1) as f64;
+        let fitness: Vec<f64> = values
+            .chunks(tasks.len().max(1))
+            .map(|c| c.iter().sum::<f64>() / per_player)
+            .collect();
+        let lambda = samples.x.len();
+        let sample_fitness = &fitness[..lambda];
+        let mean_before = fitness[lambda];
+        let start_fitness = fitness[lambda + 1];
+        checkpoint.es.tell(&samples, sample_fitness);
+        let mean = checkpoint
+            .mean_weights()
+            .terms()
+            .iter()
+            .map(|t| t.1)
+            .collect();
+        checkpoint.history.push(Generation {
+            generation,
+            best_fitness: sample_fitness.iter().copied().fold(f64::MIN, f64::max),
+            samples_fitness: sample_fitness.iter().sum::<f64>() / lambda as f64,
+            mean_fitness: mean_before,
+            start_fitness,
+            sigma: checkpoint.es.sigma,
+            mean,
+        });
+        after(checkpoint)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::nes::bench::Format;
+    use crate::nes::segments::{PositionFile, make_positions, replay_positions};
+
+    fn setup(games: u32) -> Setup {
+        Setup {
+            format: "rom".into(),
+            linecap: Some(4),
+            population: 4,
+            seed: 3,
+            start: ScoreWeights::shipped()
+                .terms()
+                .iter()
+                .map(|t| t.1)
+                .collect(),
+            games,
+            segments: None,
+            fixed: vec!["surface".into()],
+        }
+    }
 
     #[test]
-    fn a_tiny_run_moves_the_weights_and_is_deterministic() {
+    fn a_run_stopped_and_resumed_is_the_run_that_did_not_stop() {
         let mut options = Format::Rom.options();
         options.line_cap = Some(4);
-        let config = TuneConfig {
-            options,
-            start: ScoreWeights::shipped(),
-            generations: 1,
-            population: 4,
-            games: 1,
-            seed: 3,
-        };
+        let objective = Objective::Games { games: 1 };
+        let mut straight = Checkpoint::new(setup(1), 0.5, "test".into());
         let mut seen = Vec::new();
-        let a = tune(&config, |g| seen.push(g.best_fitness));
-        let b = tune(&config, |_| {});
-        assert_eq!(a, b);
-        assert_eq!(seen.len(), 1);
-        assert!(seen[0] > 0.0, "four lines score points");
+        run(&options, &objective, &mut straight, 3, |c| {
+            seen.push(c.history.last().unwrap().best_fitness);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(straight.history.len(), 3);
+        assert!(seen.iter().all(|&f| f > 0.0), "four lines score points");
+        let mut first = Checkpoint::new(setup(1), 0.5, "test".into());
+        run(&options, &objective, &mut first, 2, |_| Ok::<(), ()>(())).unwrap();
+        let saved = serde_json::to_string(&first).unwrap();
+        let mut resumed: Checkpoint = serde_json::from_str(&saved).unwrap();
+        assert_eq!(resumed, first);
+        run(&options, &objective, &mut resumed, 1, |_| Ok::<(), ()>(())).unwrap();
+        assert_eq!(resumed, straight);
+        assert_ne!(straight.mean_weights(), ScoreWeights::shipped());
+    }
+
+    #[test]
+    fn segments_measure_each_sample_on_the_same_positions() {
+        let mut options = Format::BetaTetris.options();
+        options.line_cap = Some(6);
+        let player = Player::score(options.input_model().unwrap());
+        let file: PositionFile = make_positions(&options, 1, 2, &player, "test".into());
+        assert_eq!(file.positions.len(), 2, "band 0 of two games");
+        let starts = replay_positions(&file, &options).unwrap();
+        let objective = Objective::Segments {
+            starts,
+            per_band: 1,
+            lines: 3,
+            loss_per_line: 4000.0,
+        };
+        let mut c = Checkpoint::new(setup(0), 0.5, "test".into());
+        run(&options, &objective, &mut c, 1, |_| Ok::<(), ()>(())).unwrap();
+        let g = &c.history[0];
+        // The start weights are the shipped ones: three lines from the position score points.
+        assert!(g.start_fitness > 0.0, "{g:?}");
+        assert!(g.best_fitness >= g.samples_fitness);
     }
 }

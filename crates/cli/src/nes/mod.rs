@@ -5,6 +5,7 @@ mod bench;
 mod play;
 pub(crate) mod players;
 mod replay;
+mod surface;
 mod tune;
 mod watch;
 
@@ -45,13 +46,24 @@ pub enum Command {
                       nes bench --format betatetris --every-menu-wait  # each of the 1,024 games once"
     )]
     Bench(bench::BenchArgs),
-    /// Tune the score player's weights (noisy cross-entropy on paired seeds) and write them.
+    /// Tune the score player's weights (separable CMA-ES on paired games or on segments from
+    /// saved positions), checkpointed after every generation, and write them.
     #[command(
         after_help = "Examples:\n  playfield nes tune --format betatetris --generations 5 \
-                      --population 12 --games 4 --out tuned.json\n  playfield nes bench \
-                      --format betatetris --games 100 --weights tuned.json"
+                      --population 12 --games 4 --out tuned.json\n  playfield nes tune \
+                      --segments positions.json --checkpoint run.json --out tuned.json\n  \
+                      playfield nes tune --resume run.json --generations 10 --out tuned.json\n  \
+                      playfield nes bench --format betatetris --games 100 --weights tuned.json"
     )]
     Tune(tune::TuneArgs),
+    /// Compute the surface table (how many pieces a surface of columns 1-9 takes without a
+    /// hole, by value iteration) and say what it cost; the score player's `surface` term uses
+    /// the default one, computed at first use.
+    #[command(
+        after_help = "Examples:\n  playfield nes surface\n  playfield nes surface --clamp 3 \
+                      --out surface3.bin"
+    )]
+    Surface(surface::SurfaceArgs),
     /// Replay an FCEUX .fm2 movie from power-on and print the final state.
     #[command(
         after_help = "Examples:\n  playfield nes replay game.fm2\n  playfield nes replay \
@@ -68,6 +80,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Watch(args) => watch::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Surface(args) => surface::run(&args),
         Command::Replay(args) => replay::run(&args),
     }
 }

@@ -1,17 +1,26 @@
-//! `playfield nes tune`: searches the score player's weights (noisy cross-entropy) on paired
-//! seeds, in parallel, and writes them as JSON; `nes bench --weights FILE` plays them.
+//! `playfield nes tune`: searches the score player's weights (separable CMA-ES) on paired games
+//! or on segments from saved positions, saves a checkpoint after every generation (`--resume`
+//! continues it exactly), and writes the mean weights with how they were made.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 use clap::Args;
+use playfield_ai::nes::Player;
 use playfield_ai::nes::ScoreWeights;
-use playfield_ai::nes::bench::Format;
-use playfield_ai::nes::tune::{TuneConfig, tune};
+use playfield_ai::nes::bench::{BenchOptions, Format};
+use playfield_ai::nes::score::HOW_MADE;
+use playfield_ai::nes::segments::{PositionFile, make_positions, replay_positions};
+use playfield_ai::nes::tune::{
+    CHECKPOINT_KIND, Checkpoint, Objective, SegmentSetup, Setup, fnv1a, run as run_tune,
+};
 
-use crate::checks::int;
-use crate::files::OutputFile;
+use crate::checks::{int, real};
+use crate::files::{OutputFile, read_text};
 use crate::output::Out;
+
+/// Largest checkpoint or position file read (bytes).
+const FILE_LIMIT: u64 = 1 << 30;
 
 /// Arguments of `nes tune`.
 #[derive(Debug, Args)]
@@ -22,24 +31,64 @@ pub struct TuneArgs {
     /// Stop every game at this many lines (shorter games, cheaper generations), 1 to 100,000.
     #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
     linecap: Option<u32>,
-    /// Generations, 1 to 1,000.
+    /// Generations to run (more generations when resuming), 1 to 1,000.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = int(1u32, 1000))]
     generations: u32,
-    /// Weight samples per generation, 2 to 1,000.
-    #[arg(long, value_name = "N", default_value_t = 12, value_parser = int(2u32, 1000))]
+    /// Weight samples per generation, 4 to 1,000.
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = int(4u32, 1000))]
     population: u32,
-    /// Games per sample and generation (the same seeds for every sample), 1 to 10,000.
+    /// Whole games per generation (the same seeds for every sample), 1 to 10,000; not with
+    /// --segments.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = int(1u32, 10_000))]
     games: u32,
     /// The run's seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,
+    /// The initial step size, in units of each term's scale (30 % of its start value plus
+    /// 0.5), 0.001 to 10.
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = real(0.001, 10.0))]
+    sigma: f64,
     /// Start from these weights (default: the shipped ones).
     #[arg(long, value_name = "FILE.json")]
     weights: Option<PathBuf>,
-    /// Where to write the tuned weights (JSON, every term).
+    /// Measure samples on segments from the saved positions of this file; when it does not
+    /// exist it is made first, by the start weights' player on --segment-games games of
+    /// --segment-seed (the benchmark's level-menu waits, never the held-out games').
     #[arg(long, value_name = "FILE.json")]
-    out: PathBuf,
+    segments: Option<PathBuf>,
+    /// Games whose positions a new --segments file holds (one per band each), 1 to 10,000.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = int(1u64, 10_000))]
+    segment_games: u64,
+    /// The batch seed of those games.
+    #[arg(long, value_name = "S", default_value_t = 1000)]
+    segment_seed: u64,
+    /// Make the --segments file and stop.
+    #[arg(long)]
+    make_segments_only: bool,
+    /// Positions drawn from each band per generation, 1 to 10,000.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = int(1u32, 10_000))]
+    per_band: u32,
+    /// Lines each segment plays (or to the format's line cap), 1 to 1,000.
+    #[arg(long, value_name = "K", default_value_t = 20, value_parser = int(1u32, 1000))]
+    segment_lines: u32,
+    /// Points a top-out in a segment costs per line it forfeits to the format's line cap.
+    #[arg(long, value_name = "P", default_value_t = 4000.0, value_parser = real(0.0, 1e9))]
+    topout_loss_per_line: f64,
+    /// Terms held at their start values, comma-separated (e.g. `surface`, whose table costs
+    /// about 10 s of one core at its first use in each process).
+    #[arg(long, value_name = "TERMS", value_delimiter = ',')]
+    fixed: Vec<String>,
+    /// Save the run's state here after every generation (atomically).
+    #[arg(long, value_name = "FILE.json")]
+    checkpoint: Option<PathBuf>,
+    /// Continue the run saved in this checkpoint (its settings are the run's; it is saved back
+    /// there unless --checkpoint says otherwise).
+    #[arg(long, value_name = "FILE.json")]
+    resume: Option<PathBuf>,
+    /// Where to write the tuned (mean) weights, with how they were made: after every
+    /// generation.
+    #[arg(long, value_name = "FILE.json")]
+    out: Option<PathBuf>,
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -47,51 +96,266 @@ fn parse_format(s: &str) -> Result<Format, String> {
         .map_err(|e: playfield_ai::nes::bench::BenchError| e.to_string())
 }
 
-/// Runs `nes tune`.
-pub fn run(args: &TuneArgs) -> Result<()> {
-    let out_file = OutputFile::create(&args.out, "--out")?;
-    let mut options = args.format.options();
-    if args.linecap.is_some() {
-        options.line_cap = args.linecap;
+/// The command line, for the record.
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// A format's options with an optional line cap instead of its own.
+fn options_of(format: Format, linecap: Option<u32>) -> Result<BenchOptions> {
+    let mut options = format.options();
+    if linecap.is_some() {
+        options.line_cap = linecap;
     }
     options.validate()?;
-    let start = match &args.weights {
-        Some(path) => ScoreWeights::load(path)?,
-        None => ScoreWeights::shipped(),
-    };
-    let config = TuneConfig {
-        options,
-        start,
-        generations: args.generations,
-        population: args.population,
-        games: args.games,
-        seed: args.seed,
-    };
-    let mut out = Out::new();
-    let mut failure = None;
-    let weights = tune(&config, |g| {
-        let line = format!(
-            "generation {}: best sample {:.0}, mean of samples {:.0}",
-            g.generation, g.best_fitness, g.mean_fitness
+    Ok(options)
+}
+
+/// Writes `bytes` to `path` atomically.
+fn write_atomically(path: &Path, what: &'static str, bytes: &[u8]) -> Result<()> {
+    OutputFile::create(path, what)?.commit_bytes(bytes)
+}
+
+/// Reads a position file (or makes it when it does not exist) and replays its positions.
+fn load_or_make_segments(
+    args: &TuneArgs,
+    path: &Path,
+    options: &BenchOptions,
+    start: &ScoreWeights,
+    out: &mut Out,
+) -> Result<(String, u64)> {
+    if !path.exists() {
+        let player = Player::score_with(start.clone(), options.input_model()?);
+        let clock = std::time::Instant::now();
+        let file = make_positions(
+            options,
+            args.segment_seed,
+            args.segment_games,
+            &player,
+            command_line(),
         );
-        if let Err(e) = out.line_now(line) {
-            failure.get_or_insert(e);
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e.into());
+        let json = serde_json::to_string(&file)? + "\n";
+        write_atomically(path, "--segments", json.as_bytes())?;
+        out.line_now(format!(
+            "made {} positions from {} games in {:.0} s: {}",
+            file.positions.len(),
+            args.segment_games,
+            clock.elapsed().as_secs_f64(),
+            path.display()
+        ))?;
     }
-    let json = serde_json::to_string_pretty(&weights)? + "\n";
-    out_file.commit_bytes(json.as_bytes())?;
-    out.line(format!(
-        "wrote {} ({} generations × {} samples × {} games, format {}, seed {})",
-        args.out.display(),
+    let text = read_text(path, "--segments", FILE_LIMIT)?;
+    Ok((text.clone(), fnv1a(text.as_bytes())))
+}
+
+/// The segments objective from a position file's text.
+fn segments_objective(
+    text: &str,
+    path: &Path,
+    options: &BenchOptions,
+    s: &SegmentSetup,
+) -> Result<Objective> {
+    let file = PositionFile::parse(text, options)
+        .with_context(|| format!("--segments {}", path.display()))?;
+    if file.positions.is_empty() {
+        bail!("--segments {}: the file holds no positions", path.display());
+    }
+    let starts = replay_positions(&file, options)
+        .with_context(|| format!("--segments {}", path.display()))?;
+    Ok(Objective::Segments {
+        starts,
+        per_band: s.per_band,
+        lines: s.lines,
+        loss_per_line: s.loss_per_line,
+    })
+}
+
+/// Runs `nes tune`.
+pub fn run(args: &TuneArgs) -> Result<()> {
+    let mut out = Out::new();
+    let (mut checkpoint, options, objective) = match &args.resume {
+        Some(path) => resume(path)?,
+        None => {
+            let options = options_of(args.format, args.linecap)?;
+            let start = match &args.weights {
+                Some(path) => ScoreWeights::load(path)?,
+                None => ScoreWeights::shipped(),
+            };
+            let mut setup = Setup {
+                format: args.format.name().to_owned(),
+                linecap: args.linecap,
+                population: args.population,
+                seed: args.seed,
+                start: start.terms().iter().map(|t| t.1).collect(),
+                games: args.games,
+                segments: None,
+                fixed: args.fixed.clone(),
+            };
+            if let Some(bad) = args
+                .fixed
+                .iter()
+                .find(|f| !playfield_ai::nes::score::TERM_NAMES.contains(&f.as_str()))
+            {
+                bail!(
+                    "--fixed: {bad:?} is not a term (terms: {})",
+                    playfield_ai::nes::score::TERM_NAMES.join(", ")
+                );
+            }
+            let objective = match &args.segments {
+                Some(path) => {
+                    let (text, hash) =
+                        load_or_make_segments(args, path, &options, &start, &mut out)?;
+                    if args.make_segments_only {
+                        out.flush()?;
+                        return Ok(());
+                    }
+                    let s = SegmentSetup {
+                        file: path.display().to_string(),
+                        hash,
+                        per_band: args.per_band,
+                        lines: args.segment_lines,
+                        loss_per_line: args.topout_loss_per_line,
+                    };
+                    let objective = segments_objective(&text, path, &options, &s)?;
+                    setup.games = 0;
+                    setup.segments = Some(s);
+                    objective
+                }
+                None if args.make_segments_only => {
+                    bail!("--make-segments-only needs --segments FILE")
+                }
+                None => Objective::Games { games: args.games },
+            };
+            (
+                Checkpoint::new(setup, args.sigma, command_line()),
+                options,
+                objective,
+            )
+        }
+    };
+    let checkpoint_path = args.checkpoint.clone().or_else(|| args.resume.clone());
+    run_tune(
+        &options,
+        &objective,
+        &mut checkpoint,
         args.generations,
-        args.population,
-        args.games,
-        args.format,
-        args.seed
+        |c| -> Result<()> {
+            let g = c.history.last().expect("a generation ran");
+            out.line_now(format!(
+                "generation {}: best sample {:.0}, samples {:.0}, mean {:.0}, start {:.0} \
+                 (mean - start {:+.0}), sigma {:.3}",
+                g.generation,
+                g.best_fitness,
+                g.samples_fitness,
+                g.mean_fitness,
+                g.start_fitness,
+                g.mean_fitness - g.start_fitness,
+                g.sigma
+            ))?;
+            if let Some(path) = &checkpoint_path {
+                let json = serde_json::to_string_pretty(c)? + "\n";
+                write_atomically(path, "--checkpoint", json.as_bytes())?;
+            }
+            if let Some(path) = &args.out {
+                write_atomically(path, "--out", weights_file(c)?.as_bytes())?;
+            }
+            Ok(())
+        },
+    )?;
+    out.line(format!(
+        "{} generations × {} samples, format {}, seed {}{}{}",
+        checkpoint.es.generation,
+        checkpoint.setup.population,
+        checkpoint.setup.format,
+        checkpoint.setup.seed,
+        args.out
+            .as_ref()
+            .map(|p| format!(", weights {}", p.display()))
+            .unwrap_or_default(),
+        checkpoint_path
+            .as_ref()
+            .map(|p| format!(", checkpoint {}", p.display()))
+            .unwrap_or_default(),
     ))?;
     out.flush()?;
     Ok(())
+}
+
+/// A checkpoint's run, ready to continue: the checkpoint (this command line added), the
+/// options, the objective.
+fn resume(path: &Path) -> Result<(Checkpoint, BenchOptions, Objective)> {
+    let text = read_text(path, "--resume", FILE_LIMIT)?;
+    let mut checkpoint: Checkpoint = serde_json::from_str(&text)
+        .with_context(|| format!("--resume {}: not a tuning checkpoint", path.display()))?;
+    if checkpoint.kind != CHECKPOINT_KIND {
+        bail!(
+            "--resume {}: kind {:?}, expected {CHECKPOINT_KIND:?}",
+            path.display(),
+            checkpoint.kind
+        );
+    }
+    let format: Format = checkpoint
+        .setup
+        .format
+        .parse()
+        .with_context(|| format!("--resume {}", path.display()))?;
+    let options = options_of(format, checkpoint.setup.linecap)?;
+    if checkpoint.setup.start.len() != tune_terms() {
+        bail!(
+            "--resume {}: {} start terms, this build has {}",
+            path.display(),
+            checkpoint.setup.start.len(),
+            tune_terms()
+        );
+    }
+    let objective = match &checkpoint.setup.segments {
+        Some(s) => {
+            let file = PathBuf::from(&s.file);
+            let text = read_text(&file, "--resume's position file", FILE_LIMIT)?;
+            if fnv1a(text.as_bytes()) != s.hash {
+                bail!(
+                    "--resume {}: the position file {} changed since the run began",
+                    path.display(),
+                    file.display()
+                );
+            }
+            segments_objective(&text, &file, &options, s)?
+        }
+        None => Objective::Games {
+            games: checkpoint.setup.games,
+        },
+    };
+    checkpoint.made_by.push(command_line());
+    Ok((checkpoint, options, objective))
+}
+
+/// The number of terms the weights have.
+fn tune_terms() -> usize {
+    playfield_ai::nes::score::TERM_NAMES.len()
+}
+
+/// The mean weights of `c` as a weights file, with how they were made.
+fn weights_file(c: &Checkpoint) -> Result<String> {
+    let weights = c.mean_weights();
+    let mut value = serde_json::to_value(&weights)?;
+    let last = c.history.last();
+    let how = serde_json::json!({
+        "tuner": "separable CMA-ES (playfield nes tune), the mean after the last generation",
+        "commands": c.made_by,
+        "format": c.setup.format,
+        "linecap": c.setup.linecap,
+        "seed": c.setup.seed,
+        "generations": c.es.generation,
+        "population": c.setup.population,
+        "games_per_generation": c.setup.games,
+        "segments": c.setup.segments,
+        "fixed": c.setup.fixed,
+        "last_generation": last,
+        "note": "fitness figures are on each generation's games only; judge the weights with \
+                 `playfield nes bench` on paired seeds",
+    });
+    if let Some(map) = value.as_object_mut() {
+        map.insert(HOW_MADE.to_owned(), how);
+    }
+    Ok(serde_json::to_string_pretty(&value)? + "\n")
 }

@@ -379,30 +379,58 @@ fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
     assert!(!out.status.success());
 
     let tuned = dir.join("tuned.json");
-    let out = playfield(
-        &[
+    let tune = |generations: &str, extra: &[&str]| {
+        let mut args = vec![
             "nes",
             "tune",
             "--format",
             "rom",
             "--linecap",
-            "2",
-            "--generations",
             "1",
+            "--generations",
+            generations,
             "--population",
-            "2",
+            "4",
             "--games",
             "1",
+            // The surface table costs seconds at its first use in each process.
+            "--fixed",
+            "surface",
+        ];
+        args.extend_from_slice(extra);
+        let out = playfield(&args, "1");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // Two generations in a row, and one then one more resumed: the same run.
+    let straight = dir.join("straight.json");
+    let stopped = dir.join("stopped.json");
+    tune("2", &["--checkpoint", straight.to_str().unwrap()]);
+    tune("1", &["--checkpoint", stopped.to_str().unwrap()]);
+    tune(
+        "1",
+        &[
+            "--resume",
+            stopped.to_str().unwrap(),
             "--out",
             tuned.to_str().unwrap(),
         ],
-        "1",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let state = |path: &std::path::Path| {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        v.as_object_mut().unwrap().remove("made_by");
+        v
+    };
+    assert_eq!(state(&straight)["es"]["generation"], 2);
+    assert_eq!(state(&straight), state(&stopped));
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tuned).unwrap()).unwrap();
+    assert_eq!(written["how_made"]["generations"], 2);
+    assert_eq!(written["how_made"]["commands"].as_array().unwrap().len(), 2);
     let out = playfield(
         &[
             "nes",
