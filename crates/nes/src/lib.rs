@@ -56,6 +56,7 @@ mod high_score;
 mod lag;
 mod menus;
 mod modifiers;
+mod movement;
 pub mod palette;
 mod piece;
 mod play;

@@ -4,6 +4,7 @@ use crate::buttons::Buttons;
 use crate::engine::{Flow, Nes, NextFrame, Screen, Wait, game_mode, play_state};
 use crate::events::Events;
 use crate::modifiers::UncappedScore;
+use crate::piece::Orientation;
 use crate::player::PlayerVars;
 use crate::rules;
 use crate::tables::*;
@@ -170,14 +171,12 @@ impl Nes {
         let left = match self.raw.player1.play_state {
             play_state::ACTIVE => {
                 self.steady_nmi_and_counters(newly, held, false);
-                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                if let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) {
+                    self.player_controls_active_tetrimino(orientation);
+                    None
+                } else {
                     self.raw.game_mode_state = 4;
                     Some(self.stop_unsupported(Unsupported::HiddenOrientation))
-                } else {
-                    self.shift_tetrimino();
-                    self.rotate_tetrimino();
-                    self.drop_tetrimino();
-                    None
                 }
             }
             play_state::LOCK => {
@@ -568,12 +567,10 @@ impl Nes {
         match self.raw.player.play_state {
             0 => self.raw.player.current_piece = ORIENTATION_HIDDEN,
             1 => {
-                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) else {
                     return Some(self.stop_unsupported(Unsupported::HiddenOrientation));
-                }
-                self.shift_tetrimino();
-                self.rotate_tetrimino();
-                self.drop_tetrimino();
+                };
+                self.player_controls_active_tetrimino(orientation);
             }
             2 => self.play_state_lock_tetrimino(),
             3 => self.play_state_check_for_completed_rows(),
@@ -601,154 +598,58 @@ impl Nes {
         )
     }
 
-    /// `isPositionValid` for the active piece moved to `x`, `y` in orientation `piece` (the
-    /// routines test a move before they store it).
-    #[inline]
-    fn is_position_valid_at(&self, x: u8, y: u8, piece: u8) -> bool {
-        rules::is_position_valid(&self.raw.playfield, x, y, piece)
-    }
-
-    /// `shift_tetrimino`: DAS.
+    /// `playState_playerControlsActiveTetrimino`: the movement rule
+    /// ([`rules::PieceState::control_frame`]) on the active piece, with what the routines record
+    /// around it: the shift and rotation sounds, `holdDownPoints`, `dropSpeed` and the lock.
+    /// `currentPiece` is a real orientation (the callers stop at `hidden`).
     #[inline(always)]
-    fn shift_tetrimino(&mut self) {
-        let held = self.raw.held_buttons;
-        if held & Buttons::DOWN.0 != 0 {
-            return;
-        }
-        let lr = Buttons::LEFT.0 | Buttons::RIGHT.0;
-        if self.raw.newly_pressed_buttons & lr != 0 {
-            self.store_player(|p| p.autorepeat_x = 0);
-        } else {
-            if held & lr == 0 {
-                return;
-            }
-            let autorepeat_x = self.raw.player.autorepeat_x.wrapping_add(1);
-            if (autorepeat_x.wrapping_sub(self.region.das_reset()) as i8) < 0 {
-                self.store_player(|p| p.autorepeat_x = autorepeat_x);
-                return;
-            }
-            let delay = self.region.das_delay();
-            self.store_player(|p| p.autorepeat_x = delay);
-        }
+    fn player_controls_active_tetrimino(&mut self, orientation: Orientation) {
         let p = &self.raw.player;
-        let x = if held & Buttons::RIGHT.0 != 0 {
-            p.tetrimino_x.wrapping_add(1)
-        } else if held & Buttons::LEFT.0 != 0 {
-            p.tetrimino_x.wrapping_sub(1)
-        } else {
-            return;
+        let mut piece = rules::PieceState {
+            x: p.tetrimino_x,
+            y: p.tetrimino_y,
+            orientation,
+            autorepeat_x: p.autorepeat_x,
+            fall_timer: p.fall_timer,
+            autorepeat_y: p.autorepeat_y,
         };
-        if self.is_position_valid_at(x, p.tetrimino_y, p.current_piece) {
-            self.store_player(|p| p.tetrimino_x = x);
-            self.sound_effect(1, 0x03);
-        } else {
-            let reset = self.region.das_reset();
-            self.store_player(|p| p.autorepeat_x = reset);
-        }
-    }
-
-    /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
-    #[inline(always)]
-    fn rotate_tetrimino(&mut self) {
-        let p = &self.raw.player;
-        let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
-            1
-        } else if self.raw.newly_pressed_buttons & Buttons::B.0 != 0 {
+        let level = p.level_number;
+        let gravity = rules::Gravity::in_region(self.region, level, self.modifiers);
+        let moved = piece.control_frame(
+            &self.raw.playfield,
+            Buttons(self.raw.newly_pressed_buttons),
+            Buttons(self.raw.held_buttons),
+            rules::Das::of(self.region),
+            gravity,
+        );
+        let hold_down_points = if moved.soft_drop_released {
             0
         } else {
-            return;
-        };
-        let piece = ROTATION_TABLE[usize::from(p.current_piece)][column];
-        if self.is_position_valid_at(p.tetrimino_x, p.tetrimino_y, piece) {
-            self.store_player(|p| p.current_piece = piece);
+            self.raw.player.hold_down_points
+        }
+        .wrapping_add(moved.soft_drop_rows);
+        self.store_player(|p| {
+            p.tetrimino_x = piece.x;
+            p.tetrimino_y = piece.y;
+            p.current_piece = piece.orientation.id();
+            p.autorepeat_x = piece.autorepeat_x;
+            p.fall_timer = piece.fall_timer;
+            p.autorepeat_y = piece.autorepeat_y;
+            p.hold_down_points = hold_down_points;
+        });
+        if moved.shifted {
+            self.sound_effect(1, 0x03);
+        }
+        if moved.rotated {
             self.sound_effect(1, 0x05);
         }
-    }
-
-    /// `drop_tetrimino`. With the double-speed option on (not the ROM: TetrisGYM's "kill screen
-    /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
-    /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
-    /// speed, so the piece falls two rows a frame at level 29 gravity.
-    #[inline(always)]
-    fn drop_tetrimino(&mut self) {
-        if self.modifiers.double_speed_at(self.raw.player.level_number) {
-            for _ in 0..2 {
-                let speed = self.drop_speed_for_level();
-                self.store_player(|p| p.fall_timer = speed);
-                self.drop_tetrimino_actual();
-            }
+        if moved.gravity_looked_up {
+            self.raw.drop_speed = gravity.drop_speed;
         }
-        self.drop_tetrimino_actual();
-    }
-
-    /// `@lookupDropSpeed`'s value for the current level.
-    #[inline(always)]
-    fn drop_speed_for_level(&self) -> u8 {
-        self.region.drop_speed(self.raw.player.level_number)
-    }
-
-    /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
-    #[inline(always)]
-    fn drop_tetrimino_actual(&mut self) {
-        let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
-        let mut autorepeat_y = self.raw.player.autorepeat_y;
-        if (autorepeat_y as i8) < 0 {
-            // The opening delay: only a Down press ends it early.
-            if self.raw.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
-                self.store_player(|p| p.autorepeat_y = autorepeat_y.wrapping_add(1));
-                return;
-            }
-            autorepeat_y = 0;
-            self.store_player(|p| p.autorepeat_y = 0);
+        if moved.locked {
+            self.store_player(|p| p.play_state = play_state::LOCK);
+            self.update_playfield();
         }
-        if autorepeat_y == 0 {
-            // @playing: a soft drop starts on a fresh Down press without Left or Right held.
-            if self.raw.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
-                && self.raw.newly_pressed_buttons & dpad == Buttons::DOWN.0
-            {
-                self.store_player(|p| p.autorepeat_y = 1);
-            }
-        } else if self.raw.held_buttons & dpad != Buttons::DOWN.0 {
-            self.store_player(|p| {
-                p.autorepeat_y = 0;
-                p.hold_down_points = 0;
-            });
-        } else {
-            let autorepeat_y = autorepeat_y.wrapping_add(1);
-            if autorepeat_y >= 3 {
-                let points = self.raw.player.hold_down_points.wrapping_add(1);
-                self.store_player(|p| {
-                    p.autorepeat_y = 1;
-                    p.hold_down_points = points;
-                });
-                self.drop();
-                return;
-            }
-            self.store_player(|p| p.autorepeat_y = autorepeat_y);
-        }
-        // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
-        self.raw.drop_speed = self.drop_speed_for_level();
-        if (self.raw.player.fall_timer.wrapping_sub(self.raw.drop_speed) as i8) >= 0 {
-            self.drop();
-        }
-    }
-
-    /// `@drop`: one row down, or lock when blocked.
-    fn drop(&mut self) {
-        let p = &self.raw.player;
-        let y = p.tetrimino_y.wrapping_add(1);
-        if self.is_position_valid_at(p.tetrimino_x, y, p.current_piece) {
-            self.store_player(|p| {
-                p.fall_timer = 0;
-                p.tetrimino_y = y;
-            });
-            return;
-        }
-        self.store_player(|p| {
-            p.fall_timer = 0;
-            p.play_state = play_state::LOCK;
-        });
-        self.update_playfield();
     }
 
     /// `updatePlayfield`: redraw from two rows above the piece (or row 0).

@@ -131,9 +131,7 @@ fn piece_type(orientation: u8) -> i32 {
 /// Whether the next frame runs the player's controls for the active piece.
 #[must_use]
 pub fn controllable(nes: &Nes) -> bool {
-    nes.raw().game_mode == game_mode::PLAY
-        && nes.raw().game_mode_state == 2
-        && nes.raw().player1.play_state == play_state::ACTIVE
+    nes.controllable()
 }
 
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
@@ -407,9 +405,11 @@ impl PlacementGame {
             return;
         }
         let nes = &game.nes;
-        let start = PieceState::from_nes(nes, self.piece_frame);
+        let Some(start) = PieceState::from_nes(nes, self.piece_frame) else {
+            return;
+        };
         let found = self.searcher.search(
-            &nes.raw().playfield,
+            nes.playfield_page(),
             start,
             nes.level(),
             &self.settings.input,

@@ -665,16 +665,18 @@ impl PyPlayer {
         }
         let situation = Situation {
             level: n.level(),
-            lines: n.raw().player1.lines,
-            game_type: n.raw().game_type,
+            lines: n.line_count(),
+            game_type: n.game_type(),
             double_speed_level: n.modifiers().double_speed_level,
             line_cap,
         };
-        let start = PieceState::from_nes(n, frame);
-        let next = next_known.then_some(n.raw().next_piece);
-        let page = n.raw().playfield;
+        let Some(start) = PieceState::from_nes(n, frame) else {
+            return Err(ArgError::NotControllable.into());
+        };
+        let next = if next_known { n.next_piece() } else { None };
+        let board = n.board();
         let (player, ws) = (&self.player, &mut self.workspace);
-        let d = py.detach(|| player.decide(ws, &page, start, situation, next));
+        let d = py.detach(|| player.decide(ws, &board, start, situation, next));
         Ok(d.as_ref().map(PyDecision::from_decision))
     }
 

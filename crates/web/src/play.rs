@@ -143,18 +143,15 @@ async fn session(
 
 /// Where `advisor` would lock the piece now under control.
 fn suggestion(advisor: &Player, ws: &mut Workspace, nes: &Nes) -> Option<[[i16; 2]; 4]> {
-    let p = &nes.raw().player1;
     let situation = Situation {
-        level: p.level_number,
-        lines: p.lines,
-        game_type: nes.raw().game_type,
+        level: nes.level(),
+        lines: nes.line_count(),
+        game_type: nes.game_type(),
         double_speed_level: None,
         line_cap: None,
     };
-    let page: [u8; 256] = nes.raw().playfield;
-    let next =
-        Some(nes.raw().next_piece).filter(|&n| n < playfield_nes::tables::ORIENTATION_HIDDEN);
-    let d = advisor.decide(ws, &page, PieceState::from_nes(nes, 0), situation, next)?;
+    let start = PieceState::from_nes(nes, 0)?;
+    let d = advisor.decide(ws, &nes.board(), start, situation, nes.next_piece())?;
     let t = d.placement;
     Some(crate::nes_frame::orientation_cells(
         t.orientation,

@@ -29,8 +29,8 @@
 //! the set and the frames against the searcher and play found sequences through the engine
 //! (`tests/it/nes_search.rs`).
 
-use playfield_nes::Buttons;
-use playfield_nes::rules::is_position_valid;
+use playfield_nes::rules::{Das, drop_timers, is_position_valid};
+use playfield_nes::{Buttons, Region};
 use playfield_nes::tables::{ROTATION_TABLE, TILE_EMPTY};
 
 use super::input::InputModel;
@@ -43,10 +43,8 @@ const UP: u8 = Buttons::UP.0;
 const A: u8 = Buttons::A.0;
 const B: u8 = Buttons::B.0;
 const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
-/// `autorepeatX` reload after a shift, the engine's NTSC `DAS_DELAY` (the AI plays NTSC).
-const DAS_DELAY: u8 = playfield_nes::Region::Ntsc.das_delay();
-/// `autorepeatX` value at which a held direction shifts, the engine's NTSC `DAS_RESET`.
-const DAS_RESET: u8 = playfield_nes::Region::Ntsc.das_reset();
+/// The movement rule's DAS (the AI plays NTSC).
+const DAS: Das = Das::of(Region::Ntsc);
 
 /// The searcher's button choices, in its order: d-pad (nothing, Left, Right, Down) × rotation
 /// (nothing, A, B).
@@ -389,7 +387,7 @@ impl Sweeper {
         self.placements.clear();
         self.entries.clear();
         self.layers.clear();
-        if start.x >= 10 || start.y >= 20 || !self.masks.build(page, start.orientation) {
+        if start.x >= 10 || start.y >= 20 || !self.masks.build(page, start.orientation.id()) {
             return self.search_with_searcher(page, start, gravity, model);
         }
         self.fallback = None;
@@ -1032,36 +1030,20 @@ fn step_group(
         drops,
     };
     // shift_tetrimino: the columns that moved and those blocked, with their autorepeatX.
-    if held & DOWN != 0 {
-        out.rotate_and_drop(columns, 0, g.autorepeat_x);
-    } else {
-        let lr = LEFT | RIGHT;
-        let (shift, autorepeat_x) = if newly & lr != 0 {
-            (true, 0)
-        } else if held & lr != 0 {
-            let a = g.autorepeat_x.wrapping_add(1);
-            if (a.wrapping_sub(DAS_RESET) as i8) < 0 {
-                (false, a)
-            } else {
-                (true, DAS_DELAY)
-            }
+    let (shift, autorepeat_x) = DAS.autorepeat(g.autorepeat_x, Buttons(newly), Buttons(held));
+    if shift {
+        let fit = masks.fit_at(usize::from(o), g.y);
+        if held & RIGHT != 0 {
+            let moved = (columns << 1) & fit;
+            out.rotate_and_drop(moved, 1, autorepeat_x);
+            out.rotate_and_drop(columns & !(moved >> 1), 0, DAS.reset);
         } else {
-            (false, g.autorepeat_x)
-        };
-        if shift {
-            let fit = masks.fit_at(usize::from(o), g.y);
-            if held & RIGHT != 0 {
-                let moved = (columns << 1) & fit;
-                out.rotate_and_drop(moved, 1, autorepeat_x);
-                out.rotate_and_drop(columns & !(moved >> 1), 0, DAS_RESET);
-            } else {
-                let moved = (columns >> 1) & fit;
-                out.rotate_and_drop(moved, -1, autorepeat_x);
-                out.rotate_and_drop(columns & !(moved << 1), 0, DAS_RESET);
-            }
-        } else {
-            out.rotate_and_drop(columns, 0, autorepeat_x);
+            let moved = (columns >> 1) & fit;
+            out.rotate_and_drop(moved, -1, autorepeat_x);
+            out.rotate_and_drop(columns & !(moved << 1), 0, DAS.reset);
         }
+    } else {
+        out.rotate_and_drop(columns, 0, autorepeat_x);
     }
     let count = out.count;
     (count, fall_timer, autorepeat_y)
@@ -1086,53 +1068,21 @@ fn frame_timers(
         if gravity.double && run < 2 {
             fall_timer = gravity.drop_speed;
         }
-        if drop_decision(
-            &mut fall_timer,
+        if drop_timers(
+            fall_timer,
             &mut autorepeat_y,
-            newly,
-            held,
+            Buttons(newly),
+            Buttons(held),
             gravity.drop_speed,
-        ) {
+        )
+        .falls()
+        {
             // `drop`: fallTimer cleared whether or not the row below is free.
             fall_timer = 0;
             drops += 1;
         }
     }
     (drops, fall_timer, autorepeat_y)
-}
-
-/// `drop_tetrimino`'s timers: whether the piece tries to move down a row this frame (a soft
-/// drop or gravity), with `autorepeatY` and `fallTimer` updated as the ROM updates them (the
-/// caller clears `fallTimer` when it drops).
-#[inline]
-fn drop_decision(
-    fall_timer: &mut u8,
-    autorepeat_y: &mut u8,
-    newly: u8,
-    held: u8,
-    drop_speed: u8,
-) -> bool {
-    if (*autorepeat_y as i8) < 0 {
-        if newly & DOWN == 0 {
-            *autorepeat_y = autorepeat_y.wrapping_add(1);
-            return false;
-        }
-        *autorepeat_y = 0;
-    }
-    if *autorepeat_y == 0 {
-        if held & (LEFT | RIGHT) == 0 && newly & DPAD == DOWN {
-            *autorepeat_y = 1;
-        }
-    } else if held & DPAD != DOWN {
-        *autorepeat_y = 0;
-    } else {
-        *autorepeat_y = autorepeat_y.wrapping_add(1);
-        if *autorepeat_y >= 3 {
-            *autorepeat_y = 1;
-            return true;
-        }
-    }
-    (fall_timer.wrapping_sub(drop_speed) as i8) >= 0
 }
 
 /// Checks [`step_group`] against [`super::search::step_piece`] for every column of a group:
@@ -1147,7 +1097,7 @@ pub fn frame_parts_agree(
     gravity: Gravity,
 ) -> bool {
     use super::search::{FrameResult, step_piece};
-    let Some(masks) = FitMasks::new(page, state.orientation) else {
+    let Some(masks) = FitMasks::new(page, state.orientation.id()) else {
         return true;
     };
     let group = Group {
@@ -1179,7 +1129,7 @@ pub fn frame_parts_agree(
             return false;
         };
         let o = masks.orientations[usize::from(p.orientation)];
-        if (s.x, s.y, s.orientation, s.autorepeat_x, locked)
+        if (s.x, s.y, s.orientation.id(), s.autorepeat_x, locked)
             != (
                 (i32::from(x) + i32::from(p.dx)) as u8,
                 p.y,
