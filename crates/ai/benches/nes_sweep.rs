@@ -18,7 +18,13 @@ fn positions(start_level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
         let active = nes.controllable();
-        if active && !was_active && out.len() < max && nes.piece_state().is_some_and(|p| (p.autorepeat_y as i8) >= 0) {
+        if active
+            && !was_active
+            && out.len() < max
+            && nes
+                .piece_state()
+                .is_some_and(|p| (p.autorepeat_y as i8) >= 0)
+        {
             out.push(nes.clone());
         }
         was_active = active;

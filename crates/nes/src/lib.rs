@@ -74,7 +74,7 @@ mod view;
 pub use buttons::Buttons;
 pub use demo::DemoData;
 pub use engine::Nes;
-pub use events::Events;
+pub use events::{Event, Events};
 pub use heavy::CpuPhase;
 pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
 pub use modifiers::{Modifiers, UncappedScore};

@@ -11,10 +11,10 @@ use crate::piece::Orientation;
 use crate::region::Region;
 use crate::rules::is_position_valid;
 
-const RIGHT: u8 = Buttons::RIGHT.0;
-const LEFT: u8 = Buttons::LEFT.0;
-const DOWN: u8 = Buttons::DOWN.0;
-const DPAD: u8 = Buttons::UP.0 | DOWN | LEFT | RIGHT;
+const RIGHT: u8 = Buttons::RIGHT.bits();
+const LEFT: u8 = Buttons::LEFT.bits();
+const DOWN: u8 = Buttons::DOWN.bits();
+const DPAD: u8 = Buttons::UP.bits() | DOWN | LEFT | RIGHT;
 
 /// The active piece's movement state: everything that decides where it goes next but the
 /// buttons.
@@ -62,11 +62,11 @@ impl Das {
     #[must_use]
     pub const fn autorepeat(self, autorepeat_x: u8, newly: Buttons, held: Buttons) -> (bool, u8) {
         let lr = LEFT | RIGHT;
-        if held.0 & DOWN != 0 {
+        if held.bits() & DOWN != 0 {
             (false, autorepeat_x)
-        } else if newly.0 & lr != 0 {
+        } else if newly.bits() & lr != 0 {
             (true, 0)
-        } else if held.0 & lr == 0 {
+        } else if held.bits() & lr == 0 {
             (false, autorepeat_x)
         } else {
             let counted = autorepeat_x.wrapping_add(1);
@@ -175,7 +175,7 @@ pub const fn drop_timers(
     let mut released = false;
     if (*autorepeat_y as i8) < 0 {
         // The opening delay: only a Down press ends it early.
-        if newly.0 & DOWN == 0 {
+        if newly.bits() & DOWN == 0 {
             *autorepeat_y = autorepeat_y.wrapping_add(1);
             return DropStep::Delayed;
         }
@@ -183,10 +183,10 @@ pub const fn drop_timers(
     }
     if *autorepeat_y == 0 {
         // @playing: a soft drop starts on a fresh Down press without Left or Right held.
-        if held.0 & (LEFT | RIGHT) == 0 && newly.0 & DPAD == DOWN {
+        if held.bits() & (LEFT | RIGHT) == 0 && newly.bits() & DPAD == DOWN {
             *autorepeat_y = 1;
         }
-    } else if held.0 & DPAD != DOWN {
+    } else if held.bits() & DPAD != DOWN {
         *autorepeat_y = 0;
         released = true;
     } else {
@@ -272,9 +272,9 @@ impl PieceState {
         if !tries {
             return false;
         }
-        let x = if held.0 & RIGHT != 0 {
+        let x = if held.bits() & RIGHT != 0 {
             self.x.wrapping_add(1)
-        } else if held.0 & LEFT != 0 {
+        } else if held.bits() & LEFT != 0 {
             self.x.wrapping_sub(1)
         } else {
             // A new press in `newlyPressedButtons` without its button held: only a RAM image
@@ -294,9 +294,9 @@ impl PieceState {
     /// kicks).
     #[inline(always)]
     fn rotate(&mut self, page: &[u8; 256], newly: Buttons) -> bool {
-        let turned = if newly.0 & Buttons::A.0 != 0 {
+        let turned = if newly.bits() & Buttons::A.bits() != 0 {
             self.orientation.clockwise()
-        } else if newly.0 & Buttons::B.0 != 0 {
+        } else if newly.bits() & Buttons::B.bits() != 0 {
             self.orientation.counter_clockwise()
         } else {
             return false;

@@ -102,7 +102,7 @@ impl Nes {
         // A keeps heldButtons_player1, so holding exactly Right+Left+Down (7) makes the main loop
         // wait a frame here, as in the ROM.
         let held = self.raw.held_buttons_player1;
-        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits() {
             self.raw.game_mode_state = 6;
             self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
@@ -114,7 +114,7 @@ impl Nes {
         // gameModeState_startButtonHandling (`gameMode` is play here, not the demo)
         let a = if self.raw.render_mode != 3 {
             self.raw.render_mode
-        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.bits() == 0 {
             0
         } else if self.raw.player1.play_state == play_state::CURTAIN {
             play_state::CURTAIN
@@ -156,12 +156,12 @@ impl Nes {
     /// level reaching the lag model's, a state the engine does not model).
     #[inline(never)]
     pub(crate) fn play_frame_steady(&mut self, buttons: Buttons) -> Events {
-        let held = buttons.0;
+        let held = buttons.bits();
         let newly = held & !self.raw.held_buttons_player1;
-        let select_start = Buttons::SELECT.0 | Buttons::START.0;
+        let select_start = Buttons::SELECT.bits() | Buttons::START.bits();
         if held & select_start != 0
             && (newly & select_start != 0
-                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0)
+                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits())
         {
             return self.play_frame_continued(buttons);
         }
@@ -481,7 +481,7 @@ impl Nes {
             self.raw.two_player_piece_delay_counter =
                 self.raw.two_player_piece_delay_counter.wrapping_add(1);
         }
-        let mut a = self.raw.newly_pressed_buttons_player1 & Buttons::SELECT.0;
+        let mut a = self.raw.newly_pressed_buttons_player1 & Buttons::SELECT.bits();
         if a != 0 {
             self.raw.display_next_piece ^= 1;
             a = self.raw.display_next_piece;
@@ -617,8 +617,8 @@ impl Nes {
         let gravity = rules::Gravity::in_region(self.region, level, self.modifiers);
         let moved = piece.control_frame(
             &self.raw.playfield,
-            Buttons(self.raw.newly_pressed_buttons),
-            Buttons(self.raw.held_buttons),
+            Buttons::from_bits_retain(self.raw.newly_pressed_buttons),
+            Buttons::from_bits_retain(self.raw.held_buttons),
             rules::Das::of(self.region),
             gravity,
         );
@@ -936,7 +936,7 @@ impl Nes {
             if self.raw.player1.score[2] >= 0x03 {
                 return Some(self.start_type_a_ending());
             }
-            if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+            if self.raw.newly_pressed_buttons_player1 == Buttons::START.bits() {
                 self.raw.player.play_state = play_state::GAME_OVER;
                 self.raw.newly_pressed_buttons_player1 = 0;
             }
@@ -959,7 +959,7 @@ impl Nes {
     /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
     fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
         let held = self.raw.held_buttons_player1;
-        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits() {
             self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
         }
@@ -973,13 +973,13 @@ impl Nes {
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
         if self.raw.game_mode == game_mode::DEMO
-            && self.raw.newly_pressed_buttons_player1 == Buttons::START.0
+            && self.raw.newly_pressed_buttons_player1 == Buttons::START.bits()
         {
             self.raw.game_mode = game_mode::TITLE;
             a = 0x01;
         } else if self.raw.render_mode != 3 {
             a = self.raw.render_mode;
-        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.bits() == 0 {
             a = 0;
         } else if self.raw.player1.play_state == play_state::CURTAIN {
             a = play_state::CURTAIN;
@@ -994,7 +994,7 @@ impl Nes {
 
     /// One pass of the pause loop.
     pub(crate) fn pause_frame(&mut self) -> Flow {
-        if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+        if self.raw.newly_pressed_buttons_player1 == Buttons::START.bits() {
             self.music_staging_noise_hi(0x00);
             self.raw.player1.vram_row = 0;
             self.raw.render_mode = 3;

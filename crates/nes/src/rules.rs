@@ -130,7 +130,7 @@ pub const fn lines_count(counter: [u8; 2]) -> u32 {
 #[must_use]
 pub const fn lines_counter(count: u32) -> [u8; 2] {
     let low = count % 100;
-    [((low / 10) << 4 | low % 10) as u8, (count / 100) as u8]
+    [(((low / 10) << 4) | (low % 10)) as u8, (count / 100) as u8]
 }
 
 /// `@lookupDropSpeed` for NTSC: frames per row, 1 from level 29 on.

@@ -164,7 +164,9 @@ impl Board {
     #[must_use]
     pub fn to_page(&self) -> [u8; 256] {
         let mut page = [TILE_EMPTY; 256];
-        let starts = (0..20).map(|y| y * 10).chain([ABOVE_START, ABOVE_START + 10]);
+        let starts = (0..20)
+            .map(|y| y * 10)
+            .chain([ABOVE_START, ABOVE_START + 10]);
         for (start, row) in starts.zip(self.rows.iter().chain(&self.above)) {
             for x in 0..10 {
                 if row >> x & 1 != 0 {
@@ -397,7 +399,7 @@ impl Nes {
     /// The gamepad buttons held on the last frame (`heldButtons_player1`).
     #[must_use]
     pub fn held_buttons(&self) -> Buttons {
-        Buttons(self.raw.held_buttons_player1)
+        Buttons::from_bits_retain(self.raw.held_buttons_player1)
     }
 }
 

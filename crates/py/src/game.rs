@@ -233,7 +233,7 @@ pub struct Recorded {
 impl Recorded {
     /// Steps one frame, recording its buttons.
     pub fn step(&mut self, buttons: Buttons) -> Events {
-        self.history.push(buttons.0);
+        self.history.push(buttons.bits());
         self.nes.step(buttons)
     }
 
@@ -248,7 +248,7 @@ impl Recorded {
         crate::rom::give(settings.rom.as_ref(), &mut nes);
         Ok(Recorded {
             nes,
-            history: input.iter().map(|b| b.0).collect(),
+            history: input.iter().map(|b| b.bits()).collect(),
         })
     }
 
@@ -487,7 +487,7 @@ impl PlacementGame {
         let before = Tally::of(&game.nes);
         let mut ended = false;
         for &b in &inputs {
-            let events = game.step(Buttons(b));
+            let events = game.step(Buttons::from_bits_retain(b));
             if game.over(events) {
                 ended = true;
                 break;
@@ -609,9 +609,9 @@ impl FrameGame {
             return Err(GameError::EpisodeOver);
         }
         let byte = u8::try_from(action).map_err(|_| GameError::NotAButtonsByte { action })?;
-        let mut buttons = Buttons(byte);
+        let mut buttons = Buttons::from_bits_retain(byte);
         if !self.settings.start_select {
-            buttons = Buttons(buttons.0 & !(Buttons::START.0 | Buttons::SELECT.0));
+            buttons.remove(Buttons::START | Buttons::SELECT);
         }
         Ok(buttons)
     }

@@ -194,7 +194,7 @@ pub fn button_letters(b: Buttons) -> String {
     ];
     let s: String = ORDER
         .iter()
-        .filter(|(bit, _)| b.0 & bit.0 != 0)
+        .filter(|(bit, _)| b.bits() & bit.bits() != 0)
         .map(|&(_, c)| c)
         .collect();
     if s.is_empty() { ".".to_owned() } else { s }
@@ -238,7 +238,7 @@ fn entry(page: &[u8; 256], start: PieceState, gravity: Gravity, ranked: Ranked) 
         .inputs
         .iter()
         .map(|b| {
-            step_piece(page, &mut s, b.0, gravity);
+            step_piece(page, &mut s, b.bits(), gravity);
             orientation_cells(s.orientation.id(), i16::from(s.x), i16::from(s.y))
         })
         .collect();

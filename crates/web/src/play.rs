@@ -203,7 +203,7 @@ fn play<P>(
         let due = first + (started.elapsed().as_secs_f64() * NTSC_FPS) as u64;
         let mut stepped = false;
         if finished.is_none() && nes.frame() < due {
-            let buttons = Buttons(held | tapped);
+            let buttons = Buttons::from_bits_retain(held | tapped);
             tapped = 0;
             nes.step(buttons);
             input.push(buttons);
@@ -232,7 +232,7 @@ fn play<P>(
             let mut message = serde_json::json!({
                 "frame": frame,
                 "finished": finished,
-                "buttons": crate::analyse::button_letters(Buttons(held)),
+                "buttons": crate::analyse::button_letters(Buttons::from_bits_retain(held)),
                 "note": crate::lag_note(&nes, top_level),
             });
             if save {

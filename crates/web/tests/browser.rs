@@ -16,8 +16,8 @@ use common::webdriver::{Browser, browser_required, find_browser};
 use playfield_ai::nes::{
     GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
-use playfield_nes::{Board, GameType, Nes, Piece};
 use playfield_nes::fm2::Movie;
+use playfield_nes::{Board, GameType, Nes, Piece};
 use playfield_web::nes_frame::NesFrame;
 use serde_json::json;
 

@@ -581,7 +581,7 @@ fn next_play_buttons_gated<G>(
     if replan {
         let _permit = gate();
         let informed = p.frame >= reaction;
-        let start = PieceState::from_rule(piece, nes.held_buttons().0, p.frame);
+        let start = PieceState::from_rule(piece, nes.held_buttons().bits(), p.frame);
         let next = if informed { nes.next_piece() } else { None };
         let clock = std::time::Instant::now();
         let decision = player.decide(ws, &nes.board(), start, situation, next);

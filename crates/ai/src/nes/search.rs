@@ -19,11 +19,11 @@ use playfield_nes::{Buttons, Nes, Orientation};
 
 use super::input::InputModel;
 
-const RIGHT: u8 = Buttons::RIGHT.0;
-const LEFT: u8 = Buttons::LEFT.0;
-const DOWN: u8 = Buttons::DOWN.0;
-const A: u8 = Buttons::A.0;
-const B: u8 = Buttons::B.0;
+const RIGHT: u8 = Buttons::RIGHT.bits();
+const LEFT: u8 = Buttons::LEFT.bits();
+const DOWN: u8 = Buttons::DOWN.bits();
+const A: u8 = Buttons::A.bits();
+const B: u8 = Buttons::B.bits();
 
 /// The d-pad holds the search tries: nothing, one direction, Down (the input model allows no
 /// diagonals). Down comes last so that it can be cut when soft drop is off.
@@ -60,7 +60,7 @@ impl PieceState {
     pub fn from_nes(nes: &Nes, frame: u32) -> Option<Self> {
         Some(PieceState::from_rule(
             nes.piece_state()?,
-            nes.held_buttons().0,
+            nes.held_buttons().bits(),
             frame,
         ))
     }
@@ -156,8 +156,8 @@ pub fn step_piece(
     piece.fall_timer = piece.fall_timer.wrapping_add(1);
     let moved = piece.control_frame(
         page,
-        Buttons(newly),
-        Buttons(buttons),
+        Buttons::from_bits_retain(newly),
+        Buttons::from_bits_retain(buttons),
         Das::of(playfield_nes::Region::Ntsc),
         gravity,
     );
@@ -201,18 +201,20 @@ impl Placement {
         let mut s = start;
         let (last, before) = inputs.split_last()?;
         for b in before {
-            if step_piece(page, &mut s, b.0, gravity) == FrameResult::Locked {
+            if step_piece(page, &mut s, b.bits(), gravity) == FrameResult::Locked {
                 return None;
             }
         }
-        (step_piece(page, &mut s, last.0, gravity) == FrameResult::Locked).then_some(Placement {
-            x: s.x,
-            y: s.y,
-            orientation: s.orientation.id(),
-            autorepeat_x: s.autorepeat_x,
-            frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
-            node: u32::MAX,
-        })
+        (step_piece(page, &mut s, last.bits(), gravity) == FrameResult::Locked).then_some(
+            Placement {
+                x: s.x,
+                y: s.y,
+                orientation: s.orientation.id(),
+                autorepeat_x: s.autorepeat_x,
+                frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
+                node: u32::MAX,
+            },
+        )
     }
 }
 
@@ -446,7 +448,7 @@ impl Searcher {
         let mut i = placement.node;
         while i != 0 && i != u32::MAX {
             let node = &self.nodes[i as usize];
-            out.push(Buttons(node.buttons));
+            out.push(Buttons::from_bits_retain(node.buttons));
             i = node.parent;
         }
         out.reverse();

@@ -30,18 +30,18 @@
 //! (`tests/it/nes_search.rs`).
 
 use playfield_nes::rules::{Das, drop_timers, is_position_valid};
-use playfield_nes::{Buttons, Region};
 use playfield_nes::tables::{ROTATION_TABLE, TILE_EMPTY};
+use playfield_nes::{Buttons, Region};
 
 use super::input::InputModel;
 use super::search::{Gravity, PieceState, Searcher};
 
-const RIGHT: u8 = Buttons::RIGHT.0;
-const LEFT: u8 = Buttons::LEFT.0;
-const DOWN: u8 = Buttons::DOWN.0;
-const UP: u8 = Buttons::UP.0;
-const A: u8 = Buttons::A.0;
-const B: u8 = Buttons::B.0;
+const RIGHT: u8 = Buttons::RIGHT.bits();
+const LEFT: u8 = Buttons::LEFT.bits();
+const DOWN: u8 = Buttons::DOWN.bits();
+const UP: u8 = Buttons::UP.bits();
+const A: u8 = Buttons::A.bits();
+const B: u8 = Buttons::B.bits();
 const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
 /// The movement rule's DAS (the AI plays NTSC).
 const DAS: Das = Das::of(Region::Ntsc);
@@ -889,7 +889,7 @@ impl Sweeper {
     pub fn inputs_into(&self, placement: &SweepPlacement, out: &mut Vec<u8>) {
         if let Some(fallback) = &self.fallback {
             if let Some(inputs) = fallback.1.get(placement.entry as usize) {
-                out.extend(inputs.iter().map(|b| b.0));
+                out.extend(inputs.iter().map(|b| b.bits()));
             }
             return;
         }
@@ -910,7 +910,7 @@ impl Sweeper {
     pub fn inputs(&self, placement: &SweepPlacement) -> Vec<Buttons> {
         let mut out = Vec::with_capacity(placement.frames as usize);
         self.inputs_into(placement, &mut out);
-        out.into_iter().map(Buttons).collect()
+        out.into_iter().map(Buttons::from_bits_retain).collect()
     }
 }
 
@@ -1030,7 +1030,11 @@ fn step_group(
         drops,
     };
     // shift_tetrimino: the columns that moved and those blocked, with their autorepeatX.
-    let (shift, autorepeat_x) = DAS.autorepeat(g.autorepeat_x, Buttons(newly), Buttons(held));
+    let (shift, autorepeat_x) = DAS.autorepeat(
+        g.autorepeat_x,
+        Buttons::from_bits_retain(newly),
+        Buttons::from_bits_retain(held),
+    );
     if shift {
         let fit = masks.fit_at(usize::from(o), g.y);
         if held & RIGHT != 0 {
@@ -1071,8 +1075,8 @@ fn frame_timers(
         if drop_timers(
             fall_timer,
             &mut autorepeat_y,
-            Buttons(newly),
-            Buttons(held),
+            Buttons::from_bits_retain(newly),
+            Buttons::from_bits_retain(held),
             gravity.drop_speed,
         )
         .falls()

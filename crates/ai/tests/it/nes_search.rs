@@ -210,7 +210,7 @@ proptest! {
             let frame = f as u32 + 1;
             let b = random_buttons(&model, frame, prev, r);
             prev = b;
-            e.step(Buttons(b));
+            e.step(Buttons::from_bits_retain(b));
             let result = step_piece(&nes.raw().playfield, &mut m, b, speed);
             prop_assert_eq!(m, PieceState::from_nes(&e, frame).expect("a piece"), "frame {}", frame);
             if result == FrameResult::Locked {
@@ -401,19 +401,22 @@ fn sweep_equals_search_from(
         // The sequence is one the input model allows.
         let mut prev = nes.raw().held_buttons_player1;
         for (f, b) in inputs.iter().enumerate() {
-            let newly = b.0 & !prev;
+            let newly = b.bits() & !prev;
             let frame = start.frame + f as u32 + 1;
             prop_assert!(
                 newly == 0 || model.may_press(frame),
                 "press on frame {}",
                 frame
             );
-            prop_assert!(model.soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
             prop_assert!(
-                model.das || b.0 & prev & 0x03 == 0,
+                model.soft_drop || b.bits() & 0x04 == 0,
+                "Down without soft drop"
+            );
+            prop_assert!(
+                model.das || b.bits() & prev & 0x03 == 0,
                 "a direction held without DAS"
             );
-            prev = b.0;
+            prev = b.bits();
         }
         let mut e = nes.clone();
         for (f, &b) in inputs.iter().enumerate() {
@@ -480,12 +483,12 @@ proptest! {
             let mut s = start;
             let mut prev = 0u8;
             for (f, b) in inputs.iter().enumerate() {
-                let newly = b.0 & !prev;
+                let newly = b.bits() & !prev;
                 prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
-                prop_assert!(soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
-                prop_assert!(das || b.0 & prev & 0x03 == 0, "a direction held without DAS");
-                prev = b.0;
-                let result = step_piece(&page, &mut s, b.0, Gravity::from(level));
+                prop_assert!(soft_drop || b.bits() & 0x04 == 0, "Down without soft drop");
+                prop_assert!(das || b.bits() & prev & 0x03 == 0, "a direction held without DAS");
+                prev = b.bits();
+                let result = step_piece(&page, &mut s, b.bits(), Gravity::from(level));
                 let last = f + 1 == inputs.len();
                 prop_assert_eq!(result == FrameResult::Locked, last, "frame {}", f + 1);
             }
