@@ -239,7 +239,11 @@ fn entry(page: &[u8; 256], start: PieceState, gravity: Gravity, ranked: Ranked) 
         .iter()
         .map(|b| {
             step_piece(page, &mut s, b.bits(), gravity);
-            orientation_cells(s.orientation.id(), i16::from(s.x), i16::from(s.y))
+            orientation_cells(
+                s.piece.orientation.id(),
+                i16::from(s.piece.x),
+                i16::from(s.piece.y),
+            )
         })
         .collect();
     let p = d.placement;

@@ -222,7 +222,7 @@ fn rate(
     next: Option<Piece>,
 ) -> (Vec<SweepPlacement>, Vec<Rating>, Context) {
     let field = Field::from_page(page);
-    let current = start.orientation.piece().index();
+    let current = start.piece.orientation.piece().index();
     let next_piece = next.map(Piece::index);
     let ctx = decision_context(player, w, situation, &field, current, next_piece);
     let holes = has_holes(&field);

@@ -32,21 +32,12 @@ const DPAD_CHOICES: [u8; 4] = [0, LEFT, RIGHT, DOWN];
 /// so the search releases them at once; this loses no placement.
 const ROTATE_CHOICES: [u8; 3] = [0, A, B];
 
-/// The part of the engine's state that decides where the active piece goes.
+/// The part of the engine's state that decides where the active piece goes: the movement
+/// rule's state, and what the search adds for the buttons and the input timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PieceState {
-    /// `tetriminoX`.
-    pub x: u8,
-    /// `tetriminoY`.
-    pub y: u8,
-    /// `currentPiece`.
-    pub orientation: Orientation,
-    /// `autorepeatX`.
-    pub autorepeat_x: u8,
-    /// `fallTimer`.
-    pub fall_timer: u8,
-    /// `autorepeatY`.
-    pub autorepeat_y: u8,
+    /// Position, orientation, DAS and fall timers.
+    pub piece: rules::PieceState,
     /// `heldButtons_player1` of the last frame (decides which buttons are newly pressed).
     pub held: u8,
     /// Frames the piece has been under control since it spawned (the input timeline's clock).
@@ -69,30 +60,7 @@ impl PieceState {
     /// clock.
     #[must_use]
     pub const fn from_rule(piece: rules::PieceState, held: u8, frame: u32) -> Self {
-        PieceState {
-            x: piece.x,
-            y: piece.y,
-            orientation: piece.orientation,
-            autorepeat_x: piece.autorepeat_x,
-            fall_timer: piece.fall_timer,
-            autorepeat_y: piece.autorepeat_y,
-            held,
-            frame,
-        }
-    }
-
-    /// The engine's movement state (what the movement rule runs on).
-    #[inline(always)]
-    #[must_use]
-    pub const fn rule(&self) -> rules::PieceState {
-        rules::PieceState {
-            x: self.x,
-            y: self.y,
-            orientation: self.orientation,
-            autorepeat_x: self.autorepeat_x,
-            fall_timer: self.fall_timer,
-            autorepeat_y: self.autorepeat_y,
-        }
+        PieceState { piece, held, frame }
     }
 
     /// A freshly spawned piece: (5, 0), timers cleared, `autorepeatX` carried over.
@@ -106,7 +74,7 @@ impl PieceState {
     /// new press, which zeroes it), and held A/B when the next frame cannot carry a new press.
     fn key(&self, period: u32, next_may_press: bool) -> u64 {
         let autorepeat_x = if self.held & (LEFT | RIGHT) != 0 {
-            self.autorepeat_x
+            self.piece.autorepeat_x
         } else {
             0
         };
@@ -115,12 +83,12 @@ impl PieceState {
         } else {
             self.held & !(A | B)
         };
-        u64::from(self.x)
-            | u64::from(self.y) << 8
-            | u64::from(self.orientation.id()) << 16
+        u64::from(self.piece.x)
+            | u64::from(self.piece.y) << 8
+            | u64::from(self.piece.orientation.id()) << 16
             | u64::from(autorepeat_x) << 24
-            | u64::from(self.fall_timer) << 32
-            | u64::from(self.autorepeat_y) << 40
+            | u64::from(self.piece.fall_timer) << 32
+            | u64::from(self.piece.autorepeat_y) << 40
             | u64::from(held) << 48
             | u64::from(self.frame % period) << 56
     }
@@ -152,7 +120,7 @@ pub fn step_piece(
     let newly = buttons & !s.held;
     s.held = buttons;
     s.frame += 1;
-    let mut piece = s.rule();
+    let piece = &mut s.piece;
     piece.fall_timer = piece.fall_timer.wrapping_add(1);
     let moved = piece.control_frame(
         page,
@@ -161,7 +129,6 @@ pub fn step_piece(
         Das::of(playfield_nes::Region::Ntsc),
         gravity,
     );
-    *s = PieceState::from_rule(piece, s.held, s.frame);
     if moved.locked {
         FrameResult::Locked
     } else {
@@ -207,10 +174,10 @@ impl Placement {
         }
         (step_piece(page, &mut s, last.bits(), gravity) == FrameResult::Locked).then_some(
             Placement {
-                x: s.x,
-                y: s.y,
-                orientation: s.orientation.id(),
-                autorepeat_x: s.autorepeat_x,
+                x: s.piece.x,
+                y: s.piece.y,
+                orientation: s.piece.orientation.id(),
+                autorepeat_x: s.piece.autorepeat_x,
                 frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
                 node: u32::MAX,
             },
@@ -382,12 +349,17 @@ impl Searcher {
                         let mut t = s;
                         match step_piece(page, &mut t, buttons, gravity) {
                             FrameResult::Locked => {
-                                if !is_position_valid(page, t.x, t.y, t.orientation.id()) {
+                                if !is_position_valid(
+                                    page,
+                                    t.piece.x,
+                                    t.piece.y,
+                                    t.piece.orientation.id(),
+                                ) {
                                     continue;
                                 }
-                                let pkey = u64::from(t.x)
-                                    | u64::from(t.y) << 8
-                                    | u64::from(t.orientation.id()) << 16;
+                                let pkey = u64::from(t.piece.x)
+                                    | u64::from(t.piece.y) << 8
+                                    | u64::from(t.piece.orientation.id()) << 16;
                                 if !self.locks.insert(pkey) {
                                     continue;
                                 }
@@ -398,10 +370,10 @@ impl Searcher {
                                     buttons,
                                 });
                                 self.placements.push(Placement {
-                                    x: t.x,
-                                    y: t.y,
-                                    orientation: t.orientation.id(),
-                                    autorepeat_x: t.autorepeat_x,
+                                    x: t.piece.x,
+                                    y: t.piece.y,
+                                    orientation: t.piece.orientation.id(),
+                                    autorepeat_x: t.piece.autorepeat_x,
                                     frames: t.frame - start.frame,
                                     node: id,
                                 });

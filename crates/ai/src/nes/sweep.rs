@@ -387,7 +387,10 @@ impl Sweeper {
         self.placements.clear();
         self.entries.clear();
         self.layers.clear();
-        if start.x >= 10 || start.y >= 20 || !self.masks.build(page, start.orientation.id()) {
+        if start.piece.x >= 10
+            || start.piece.y >= 20
+            || !self.masks.build(page, start.piece.orientation.id())
+        {
             return self.search_with_searcher(page, start, gravity, model);
         }
         self.fallback = None;
@@ -438,15 +441,15 @@ impl Sweeper {
 
         // The start, with the parts that cannot change the future blanked as for every state.
         let start_group = Group {
-            y: start.y,
+            y: start.piece.y,
             orientation: 0,
             autorepeat_x: if start.held & (LEFT | RIGHT) != 0 {
-                start.autorepeat_x
+                start.piece.autorepeat_x
             } else {
                 0
             },
-            fall_timer: start.fall_timer,
-            autorepeat_y: start.autorepeat_y,
+            fall_timer: start.piece.fall_timer,
+            autorepeat_y: start.piece.autorepeat_y,
             held: if may_press(start.frame + 1) {
                 start.held
             } else {
@@ -454,7 +457,7 @@ impl Sweeper {
             },
         };
         self.layers.push(0);
-        self.admit(start_group, start.frame % period, 1 << start.x);
+        self.admit(start_group, start.frame % period, 1 << start.piece.x);
         self.layers.push(1);
 
         // The masks are read while the tables are written: out of `self` for the loop.
@@ -600,9 +603,9 @@ impl Sweeper {
         press: &[bool; 16],
     ) -> &[SweepPlacement] {
         let may_press = |frame: u32| press[(frame.wrapping_sub(1) % period) as usize];
-        let mut y = start.y;
-        let mut fall_timer = start.fall_timer;
-        let mut autorepeat_y = start.autorepeat_y;
+        let mut y = start.piece.y;
+        let mut fall_timer = start.piece.fall_timer;
+        let mut autorepeat_y = start.piece.autorepeat_y;
         let group = |y: u8, orientation: u8, fall_timer: u8, autorepeat_y: u8| Group {
             y,
             orientation,
@@ -612,7 +615,7 @@ impl Sweeper {
             held: 0,
         };
         self.layers.push(0);
-        self.push_entry(group(y, 0, fall_timer, autorepeat_y), 1 << start.x);
+        self.push_entry(group(y, 0, fall_timer, autorepeat_y), 1 << start.piece.x);
         self.layers.push(1);
         let masks = std::mem::take(&mut self.masks);
         let count = masks.count;
@@ -1101,15 +1104,15 @@ pub fn frame_parts_agree(
     gravity: Gravity,
 ) -> bool {
     use super::search::{FrameResult, step_piece};
-    let Some(masks) = FitMasks::new(page, state.orientation.id()) else {
+    let Some(masks) = FitMasks::new(page, state.piece.orientation.id()) else {
         return true;
     };
     let group = Group {
-        y: state.y,
+        y: state.piece.y,
         orientation: 0,
-        autorepeat_x: state.autorepeat_x,
-        fall_timer: state.fall_timer,
-        autorepeat_y: state.autorepeat_y,
+        autorepeat_x: state.piece.autorepeat_x,
+        fall_timer: state.piece.fall_timer,
+        autorepeat_y: state.piece.autorepeat_y,
         held: state.held,
     };
     let columns = columns & 0x3FF;
@@ -1120,7 +1123,8 @@ pub fn frame_parts_agree(
         if columns >> x & 1 == 0 {
             continue;
         }
-        let mut s = PieceState { x, ..state };
+        let mut s = state;
+        s.piece.x = x;
         let locked = step_piece(page, &mut s, buttons, gravity) == FrameResult::Locked;
         let found: Vec<&Part> = parts[..count]
             .iter()
@@ -1133,16 +1137,20 @@ pub fn frame_parts_agree(
             return false;
         };
         let o = masks.orientations[usize::from(p.orientation)];
-        if (s.x, s.y, s.orientation.id(), s.autorepeat_x, locked)
-            != (
-                (i32::from(x) + i32::from(p.dx)) as u8,
-                p.y,
-                o,
-                p.autorepeat_x,
-                p.locked,
-            )
-            || s.fall_timer != fall_timer
-            || s.autorepeat_y != autorepeat_y
+        if (
+            s.piece.x,
+            s.piece.y,
+            s.piece.orientation.id(),
+            s.piece.autorepeat_x,
+            locked,
+        ) != (
+            (i32::from(x) + i32::from(p.dx)) as u8,
+            p.y,
+            o,
+            p.autorepeat_x,
+            p.locked,
+        ) || s.piece.fall_timer != fall_timer
+            || s.piece.autorepeat_y != autorepeat_y
         {
             return false;
         }

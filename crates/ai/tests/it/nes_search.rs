@@ -9,7 +9,7 @@ use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, Sweeper, game};
 use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Modifiers, Nes, Orientation};
+use playfield_nes::{Buttons, Modifiers, Nes, Orientation, rules};
 use proptest::prelude::*;
 
 /// The start of a game at a menu level, reached through the menus (cached: the menus take a
@@ -215,8 +215,8 @@ proptest! {
             prop_assert_eq!(m, PieceState::from_nes(&e, frame).expect("a piece"), "frame {}", frame);
             if result == FrameResult::Locked {
                 prop_assert_eq!(e.raw().player1.play_state, play_state::LOCK);
-                let lock = (m.x, m.y, m.orientation.id());
-                let valid = playfield_ai::nes::search::is_position_valid(&nes.raw().playfield, m.x, m.y, m.orientation.id());
+                let lock = (m.piece.x, m.piece.y, m.piece.orientation.id());
+                let valid = playfield_ai::nes::search::is_position_valid(&nes.raw().playfield, m.piece.x, m.piece.y, m.piece.orientation.id());
                 // A lock overlapping the stack is a top-out, which the search leaves out.
                 prop_assert!(!valid || found.contains(&lock), "lock {:?} not found", lock);
                 return Ok(());
@@ -322,16 +322,15 @@ proptest! {
         double in any::<bool>(),
     ) {
         let page = random_page(&heights, &holes, &tail);
-        let state = PieceState {
+        let piece = rules::PieceState {
             x: 0,
             y,
             orientation: Orientation::from_id(orientation).expect("an orientation"),
             autorepeat_x,
             fall_timer,
             autorepeat_y,
-            held,
-            frame: 0,
         };
+        let state = PieceState::from_rule(piece, held, 0);
         let gravity = Gravity { drop_speed: drop_speed(level), double };
         prop_assert!(playfield_ai::nes::sweep::frame_parts_agree(&page, state, columns, buttons, gravity));
     }
@@ -492,7 +491,7 @@ proptest! {
                 let last = f + 1 == inputs.len();
                 prop_assert_eq!(result == FrameResult::Locked, last, "frame {}", f + 1);
             }
-            prop_assert_eq!((s.x, s.y, s.orientation.id()), (p.x, p.y, p.orientation));
+            prop_assert_eq!((s.piece.x, s.piece.y, s.piece.orientation.id()), (p.x, p.y, p.orientation));
         }
     }
 }
