@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::WebSocket;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::game::start_game;
@@ -23,6 +23,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
+use crate::session::{self, BadControl};
 use crate::watch::NTSC_FPS;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
@@ -97,48 +98,25 @@ pub async fn check(fields: Fields) -> Result<axum::Json<serde_json::Value>, ApiE
 }
 
 async fn session(
-    mut socket: WebSocket,
+    socket: WebSocket,
     settings: PlaySettings,
     state: AppState,
     counters: Arc<Counters>,
     searches: Arc<Semaphore>,
 ) {
-    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(4);
-    let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.play_games);
     let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        let _live = live;
-        let page = frames_tx.clone();
-        let permit = || {
-            runtime.block_on(async {
-                tokio::select! {
-                    permit = searches.clone().acquire_owned() => permit.ok(),
-                    () = page.closed() => None,
-                }
-            })
-        };
-        play(&settings, &state, &frames_tx, control_rx, permit);
-    });
-    loop {
-        tokio::select! {
-            frame = frames_rx.recv() => {
-                let Some(frame) = frame else { break };
-                if socket.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => {
-                    if let Ok(c) = serde_json::from_str::<Control>(&text) {
-                        let _ = control_tx.send(c);
-                    }
-                }
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => {}
-            }
-        }
-    }
+    session::run(
+        socket,
+        4,
+        live,
+        BadControl::Ignore,
+        move |frames, controls| {
+            let permit = || session::search_permit(&runtime, &searches, &frames);
+            play(&settings, &state, &frames, controls, permit);
+        },
+    )
+    .await;
 }
 
 /// Where `advisor` would lock the piece now under control.
