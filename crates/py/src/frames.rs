@@ -336,9 +336,8 @@ impl Slot {
     /// Starts the episode of `seed`.
     fn start(&mut self, seed: u64, starts: &StartStates) -> Result<(), GameError> {
         self.nes.clone_from(starts.get(seed)?);
-        let p = &self.nes.raw().player1;
-        self.lines = p.lines_decimal();
-        self.score = p.score_decimal();
+        self.lines = self.nes.lines();
+        self.score = self.nes.score();
         self.seed = seed;
         self.needs_reset = false;
         Ok(())

@@ -137,14 +137,7 @@ pub fn controllable(nes: &Nes) -> bool {
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
 /// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
-    let p = &nes.raw().player1;
-    write_state_with(
-        nes,
-        next_hidden,
-        p.lines_decimal(),
-        p.score_decimal(),
-        state,
-    );
+    write_state_with(nes, next_hidden, nes.lines(), nes.score(), state);
 }
 
 /// [`write_state`] given the lines and the score (`lines_decimal`, `score_decimal`), which a
@@ -206,10 +199,7 @@ pub fn nes_reward(reward: Reward, score: u32, lines: u32, after: &Nes) -> f64 {
     match reward {
         Reward::Score => f64::from(after.score()) - f64::from(score),
         Reward::Lines => f64::from(after.lines()) - f64::from(lines),
-        Reward::LinePoints => line_points(
-            after.lines().abs_diff(lines),
-            after.raw().player1.level_number,
-        ),
+        Reward::LinePoints => line_points(after.lines().abs_diff(lines), after.level()),
     }
 }
 

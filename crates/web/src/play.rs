@@ -16,8 +16,8 @@ use axum::response::Response;
 use playfield_ai::nes::game::start_game;
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Player, Situation, Workspace};
 use playfield_nes::fm2::Movie;
-use playfield_nes::raw::play_state;
-use playfield_nes::{Buttons, Nes};
+
+use playfield_nes::{Buttons, Nes, PlayState};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
@@ -193,7 +193,7 @@ fn play<P>(
                 finished = Some(format!("the game crashed: {crash}"));
             }
         }
-        let active = nes.raw().player1.play_state == play_state::ACTIVE;
+        let active = nes.play_state() == PlayState::Active;
         if ghost_on && active && !was_active {
             let _permit = permit();
             ghost = suggestion(&settings.advisor, &mut ws, &nes);

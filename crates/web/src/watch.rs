@@ -12,8 +12,8 @@ use axum::extract::ws::WebSocket;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::{GameConfig, InputModel, Pilot, Player};
-use playfield_nes::raw::game_mode;
-use playfield_nes::{Events, Nes};
+
+use playfield_nes::{Events, GameMode, Nes};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
@@ -163,7 +163,7 @@ fn play<P>(
 ) {
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
     // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
-    while nes.raw().game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
+    while nes.game_mode() != GameMode::Play && nes.frame() < MENU_FRAMES_MAX {
         let buttons = pilot.buttons(&nes);
         nes.step(buttons);
     }
