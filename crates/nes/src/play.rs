@@ -598,58 +598,152 @@ impl Nes {
         )
     }
 
-    /// `playState_playerControlsActiveTetrimino`: the movement rule
-    /// ([`rules::PieceState::control_frame`]) on the active piece, with what the routines record
-    /// around it: the shift and rotation sounds, `holdDownPoints`, `dropSpeed` and the lock.
-    /// `currentPiece` is a real orientation (the callers stop at `hidden`).
+    /// `playState_playerControlsActiveTetrimino`: the movement rule on the RAM's piece, with what
+    /// the routines record around it (the shift and rotation sounds, `holdDownPoints`,
+    /// `dropSpeed`, the lock). The rule's decisions ([`rules::Das::autorepeat`],
+    /// [`rules::drop_timers`], the rotation table through [`Orientation`]) are taken from
+    /// [`rules`]; the moves are applied in place, store by store, as the routines make them
+    /// (copying the piece's state out, through the rule and back measured about 30 more
+    /// instructions a frame, on frames of about 70). The AI's frame-by-frame property tests hold
+    /// this to
+    /// [`rules::PieceState::control_frame`]. `currentPiece` is a real orientation (the callers
+    /// stop at `hidden`).
     #[inline(always)]
     fn player_controls_active_tetrimino(&mut self, orientation: Orientation) {
+        let newly = Buttons::from_bits_retain(self.raw.newly_pressed_buttons);
+        let held = Buttons::from_bits_retain(self.raw.held_buttons);
+        self.shift_tetrimino(orientation, newly, held);
+        self.rotate_tetrimino(newly);
+        self.drop_tetrimino(newly, held);
+    }
+
+    /// `shift_tetrimino`: DAS ([`rules::Das::autorepeat`]), undone when blocked.
+    #[inline(always)]
+    fn shift_tetrimino(&mut self, orientation: Orientation, newly: Buttons, held: Buttons) {
+        let das = rules::Das::of(self.region);
+        let before = self.raw.player.autorepeat_x;
+        let (tries, autorepeat_x) = das.autorepeat(before, newly, held);
+        if autorepeat_x != before {
+            self.store_player(|p| p.autorepeat_x = autorepeat_x);
+        }
+        if !tries {
+            return;
+        }
         let p = &self.raw.player;
-        let mut piece = rules::PieceState {
-            x: p.tetrimino_x,
-            y: p.tetrimino_y,
-            orientation,
-            autorepeat_x: p.autorepeat_x,
-            fall_timer: p.fall_timer,
-            autorepeat_y: p.autorepeat_y,
-        };
-        let level = p.level_number;
-        let gravity = rules::Gravity::in_region(self.region, level, self.modifiers);
-        let moved = piece.control_frame(
-            &self.raw.playfield,
-            Buttons::from_bits_retain(self.raw.newly_pressed_buttons),
-            Buttons::from_bits_retain(self.raw.held_buttons),
-            rules::Das::of(self.region),
-            gravity,
-        );
-        let hold_down_points = if moved.soft_drop_released {
-            0
+        let x = if held.contains(Buttons::RIGHT) {
+            p.tetrimino_x.wrapping_add(1)
+        } else if held.contains(Buttons::LEFT) {
+            p.tetrimino_x.wrapping_sub(1)
         } else {
-            self.raw.player.hold_down_points
-        }
-        .wrapping_add(moved.soft_drop_rows);
-        self.store_player(|p| {
-            p.tetrimino_x = piece.x;
-            p.tetrimino_y = piece.y;
-            p.current_piece = piece.orientation.id();
-            p.autorepeat_x = piece.autorepeat_x;
-            p.fall_timer = piece.fall_timer;
-            p.autorepeat_y = piece.autorepeat_y;
-            p.hold_down_points = hold_down_points;
-        });
-        if moved.shifted {
+            return;
+        };
+        if rules::is_position_valid(&self.raw.playfield, x, p.tetrimino_y, orientation.id()) {
+            self.store_player(|p| p.tetrimino_x = x);
             self.sound_effect(1, 0x03);
+        } else {
+            self.store_player(|p| p.autorepeat_x = das.reset);
         }
-        if moved.rotated {
+    }
+
+    /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
+    #[inline(always)]
+    fn rotate_tetrimino(&mut self, newly: Buttons) {
+        let p = &self.raw.player;
+        let Some(orientation) = Orientation::from_id(p.current_piece) else {
+            return;
+        };
+        let turned = if newly.contains(Buttons::A) {
+            orientation.clockwise()
+        } else if newly.contains(Buttons::B) {
+            orientation.counter_clockwise()
+        } else {
+            return;
+        };
+        if rules::is_position_valid(
+            &self.raw.playfield,
+            p.tetrimino_x,
+            p.tetrimino_y,
+            turned.id(),
+        ) {
+            self.store_player(|p| p.current_piece = turned.id());
             self.sound_effect(1, 0x05);
         }
-        if moved.gravity_looked_up {
-            self.raw.drop_speed = gravity.drop_speed;
+    }
+
+    /// `drop_tetrimino`. With the double-speed option on (not the ROM: TetrisGYM's "kill screen
+    /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
+    /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
+    /// speed, so the piece falls two rows a frame at level 29 gravity.
+    #[inline(always)]
+    fn drop_tetrimino(&mut self, newly: Buttons, held: Buttons) {
+        if self.modifiers.double_speed_at(self.raw.player.level_number) {
+            for _ in 0..2 {
+                let speed = self.drop_speed_for_level();
+                self.store_player(|p| p.fall_timer = speed);
+                self.drop_tetrimino_actual(newly, held);
+            }
         }
-        if moved.locked {
-            self.store_player(|p| p.play_state = play_state::LOCK);
-            self.update_playfield();
+        self.drop_tetrimino_actual(newly, held);
+    }
+
+    /// `@lookupDropSpeed`'s value for the current level.
+    #[inline(always)]
+    fn drop_speed_for_level(&self) -> u8 {
+        self.region.drop_speed(self.raw.player.level_number)
+    }
+
+    /// `drop_tetrimino` of the ROM: its timers ([`rules::drop_timers`]: the opening delay, soft
+    /// drop and gravity), then the row down.
+    #[inline(always)]
+    fn drop_tetrimino_actual(&mut self, newly: Buttons, held: Buttons) {
+        let before = self.raw.player.autorepeat_y;
+        let mut autorepeat_y = before;
+        let speed = self.drop_speed_for_level();
+        let step = rules::drop_timers(
+            self.raw.player.fall_timer,
+            &mut autorepeat_y,
+            newly,
+            held,
+            speed,
+        );
+        if autorepeat_y != before {
+            self.store_player(|p| p.autorepeat_y = autorepeat_y);
         }
+        match step {
+            rules::DropStep::Delayed => {}
+            rules::DropStep::SoftDrop => {
+                let points = self.raw.player.hold_down_points.wrapping_add(1);
+                self.store_player(|p| p.hold_down_points = points);
+                self.drop();
+            }
+            rules::DropStep::Gravity { released, falls } => {
+                if released {
+                    self.store_player(|p| p.hold_down_points = 0);
+                }
+                self.raw.drop_speed = speed;
+                if falls {
+                    self.drop();
+                }
+            }
+        }
+    }
+
+    /// `@drop`: one row down, or lock when blocked.
+    fn drop(&mut self) {
+        let p = &self.raw.player;
+        let y = p.tetrimino_y.wrapping_add(1);
+        if rules::is_position_valid(&self.raw.playfield, p.tetrimino_x, y, p.current_piece) {
+            self.store_player(|p| {
+                p.fall_timer = 0;
+                p.tetrimino_y = y;
+            });
+            return;
+        }
+        self.store_player(|p| {
+            p.fall_timer = 0;
+            p.play_state = play_state::LOCK;
+        });
+        self.update_playfield();
     }
 
     /// `updatePlayfield`: redraw from two rows above the piece (or row 0).
