@@ -16,7 +16,6 @@ use playfield_ai::nes::{
     Evaluator, GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
 use playfield_nes::Nes;
-use playfield_nes::raw::play_state;
 
 /// Engine states at the first controllable frame of each piece of a birken game.
 fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
@@ -26,8 +25,7 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut out = Vec::new();
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
-        let active =
-            nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
+        let active = nes.controllable();
         if active && !was_active && out.len() < max {
             let mut n = nes.clone();
             n.raw_mut().player1.level_number = level;
@@ -40,22 +38,16 @@ fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
 }
 
 fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
-    let situation = Situation::a_type(nes.level(), nes.raw().player1.lines);
-    let start = PieceState::from_nes(nes, 0);
+    let situation = Situation::a_type(nes.level(), nes.line_count());
+    let start = PieceState::from_nes(nes, 0).expect("a piece");
     let mut cost = 0.0;
     if player.input.reaction > 0 && matches!(player.evaluator, Evaluator::Score(_)) {
         cost += player
-            .decide(ws, &nes.raw().playfield, start, situation, None)
+            .decide(ws, &nes.board(), start, situation, None)
             .map_or(f64::INFINITY, |d| d.cost);
     }
     cost + player
-        .decide(
-            ws,
-            &nes.raw().playfield,
-            start,
-            situation,
-            Some(nes.raw().next_piece),
-        )
+        .decide(ws, &nes.board(), start, situation, nes.next_piece())
         .map_or(f64::INFINITY, |d| d.cost)
 }
 

@@ -8,7 +8,6 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Player, Searcher, Sweeper, play_game};
 use playfield_nes::Nes;
-use playfield_nes::raw::play_state;
 
 /// Engine states at the first controllable frame of each piece of a birken game.
 fn positions(start_level: u8, seed: u64, max: usize) -> Vec<Nes> {
@@ -18,9 +17,14 @@ fn positions(start_level: u8, seed: u64, max: usize) -> Vec<Nes> {
     let mut out = Vec::new();
     let mut was_active = false;
     play_game(&config, &player, |_, nes| {
-        let active =
-            nes.raw().game_mode_state == 2 && nes.raw().player1.play_state == play_state::ACTIVE;
-        if active && !was_active && out.len() < max && (nes.raw().player1.autorepeat_y as i8) >= 0 {
+        let active = nes.controllable();
+        if active
+            && !was_active
+            && out.len() < max
+            && nes
+                .piece_state()
+                .is_some_and(|p| (p.autorepeat_y as i8) >= 0)
+        {
             out.push(nes.clone());
         }
         was_active = active;
@@ -45,9 +49,9 @@ fn bench(c: &mut Criterion) {
         let mut groups = 0usize;
         let mut placements = 0usize;
         for nes in &states {
-            let start = PieceState::from_nes(nes, 0);
+            let start = PieceState::from_nes(nes, 0).expect("a piece");
             placements += sweeper
-                .search(&nes.raw().playfield, start, nes.level(), &model)
+                .search(nes.playfield_page(), start, nes.level(), &model)
                 .len();
             groups += sweeper.groups_visited();
         }
@@ -62,10 +66,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % states.len();
                 let nes = &states[i];
-                let start = PieceState::from_nes(nes, 0);
+                let start = PieceState::from_nes(nes, 0).expect("a piece");
                 black_box(
                     sweeper
-                        .search(&nes.raw().playfield, start, nes.level(), &model)
+                        .search(nes.playfield_page(), start, nes.level(), &model)
                         .len(),
                 )
             });
@@ -76,10 +80,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % states.len();
                 let nes = &states[i];
-                let start = PieceState::from_nes(nes, 0);
+                let start = PieceState::from_nes(nes, 0).expect("a piece");
                 black_box(
                     searcher
-                        .search(&nes.raw().playfield, start, nes.level(), &model)
+                        .search(nes.playfield_page(), start, nes.level(), &model)
                         .len(),
                 )
             });

@@ -233,7 +233,7 @@ impl Nes {
                     // A paused frame (render mode 0): the NMI, then the pause loop looks for
                     // Start. Kept small: most frames of a paused game end here.
                     self.nmi(buttons);
-                    if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
+                    if self.raw.newly_pressed_buttons_player1 != Buttons::START.bits() {
                         // The pause's wait: the sound driver plays the pause, not the music.
                         self.music_clock.lost += 1;
                         if self.raw.render_mode == 0 && self.raw.game_mode != game_mode::DEMO {
@@ -264,7 +264,7 @@ impl Nes {
     #[inline(never)]
     fn play_frame_after_early_end(&mut self, buttons: Buttons) -> Events {
         self.next_frame = NextFrame::Other;
-        if (buttons.0 & !self.raw.held_buttons_player1) & Buttons::START.0 != 0 {
+        if (buttons.bits() & !self.raw.held_buttons_player1) & Buttons::START.bits() != 0 {
             return self.step_dispatched(buttons);
         }
         debug_assert!(self.wait == Wait::MainLoop && self.nmi_skip == 0 && self.lag.is_none());
@@ -291,10 +291,10 @@ impl Nes {
         debug_assert!(self.wait == Wait::Pause && self.nmi_skip == 0);
         debug_assert!(self.raw.render_mode == 0 && self.raw.game_mode != game_mode::DEMO);
         self.nmi_counters();
-        let held = buttons.0;
+        let held = buttons.bits();
         self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
         self.raw.held_buttons_player1 = held;
-        if self.raw.newly_pressed_buttons_player1 != Buttons::START.0 {
+        if self.raw.newly_pressed_buttons_player1 != Buttons::START.bits() {
             // The pause's wait: the sound driver plays the pause, not the music.
             self.music_clock.lost += 1;
             return self.events;
@@ -548,7 +548,7 @@ impl Nes {
         debug_assert_eq!(self.raw.game_mode, game_mode::PLAY);
         self.render_play_field_rows();
         self.nmi_counters();
-        let held = buttons.0;
+        let held = buttons.bits();
         self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
         self.raw.held_buttons_player1 = held;
     }
@@ -570,7 +570,7 @@ impl Nes {
     /// the demo, replaces it with `demoButtonsTable` unless Start was pressed.
     #[inline(always)]
     fn poll_controller_buttons(&mut self, buttons: Buttons) {
-        let held = buttons.0;
+        let held = buttons.bits();
         self.raw.newly_pressed_buttons_player1 = held & !self.raw.held_buttons_player1;
         self.raw.held_buttons_player1 = held;
         if self.raw.game_mode == game_mode::DEMO {
@@ -581,7 +581,7 @@ impl Nes {
     /// The demo's part of `pollControllerButtons`.
     #[cold]
     fn poll_demo_buttons(&mut self) {
-        if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+        if self.raw.newly_pressed_buttons_player1 == Buttons::START.bits() {
             self.raw.demo_buttons_addr =
                 u16::from(DEMO_BUTTONS_PAGE) << 8 | (self.raw.demo_buttons_addr & 0xFF);
             self.raw.frame_counter &= 0x00FF;

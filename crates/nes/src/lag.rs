@@ -258,7 +258,7 @@ impl Nes {
         let completed = self.raw.player1.completed_lines;
         let hold_down = self.raw.player1.hold_down_points;
         let level_before = self.raw.player1.level_number;
-        let stop = run.advance(buttons.0).ok()?;
+        let stop = run.advance(buttons.bits()).ok()?;
         if let Stop::Waiting { lag_nmi_next, .. } = stop {
             return Some(self.heavy_frame_native(buttons, &run, lag_nmi_next));
         }
@@ -378,7 +378,7 @@ impl Nes {
             Pending::Run(mut run) => {
                 self.events.add(Events::LAG);
                 let scored = run.scored;
-                match run.advance(buttons.0) {
+                match run.advance(buttons.bits()) {
                     Ok(stop) => self.take_stop(*run, stop, scored),
                     Err(_) => {
                         // Beyond the model: finish as a plain lag frame.
@@ -448,7 +448,7 @@ impl Nes {
         if let Stop::Waiting {
             lag_nmi_next: false,
             ..
-        } = run.advance(buttons.0).ok()?
+        } = run.advance(buttons.bits()).ok()?
             && run.slack_thirds() > 3 * PHASE_SPREAD
         {
             let on_time = PhaseCounts {
@@ -462,7 +462,7 @@ impl Nes {
         for phase in CpuPhase::all() {
             let mut run = Run::new(Box::new(*ram), program.clone(), phase);
             run.push_main_loop_return();
-            let class = match run.advance(buttons.0).ok()? {
+            let class = match run.advance(buttons.bits()).ok()? {
                 Stop::Waiting {
                     lag_nmi_next: false,
                     ..

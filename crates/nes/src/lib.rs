@@ -48,6 +48,7 @@
 mod engine;
 mod formats;
 mod lag;
+mod movement;
 mod ram;
 pub mod rules;
 mod screens;
@@ -62,7 +63,7 @@ pub use lag::model::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, Ph
 pub use user_rom::demo::DemoData;
 pub use user_rom::program::{InesError, ProgramData};
 pub use vocabulary::buttons::Buttons;
-pub use vocabulary::events::Events;
+pub use vocabulary::events::{Event, Events};
 pub use vocabulary::modifiers::{Modifiers, UncappedScore};
 pub use vocabulary::palette;
 pub use vocabulary::piece::{ActivePiece, Orientation, Piece};

@@ -12,6 +12,7 @@ pub const fn next_rng(seed: u16) -> u16 {
     let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
     (feedback << 15) | (seed >> 1)
 }
+pub use crate::movement::{Das, DropStep, Gravity, Moved, PieceState, drop_timers};
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///
@@ -121,6 +122,22 @@ pub fn increment_lines(lines: &mut [u8; 2], level: &mut u8) -> bool {
     false
 }
 
+/// The `lines` counter as a number of lines: the low byte's two BCD digits plus 100 per step of
+/// the high byte, which `incrementLines` counts in binary. Up to 999 lines this is the displayed
+/// count; past it, it stays the count the level-ups follow, where the displayed digits repeat.
+#[must_use]
+pub const fn lines_count(counter: [u8; 2]) -> u32 {
+    counter[1] as u32 * 100 + bcd(counter[0])
+}
+
+/// The `lines` counter that holds `count` lines ([`lines_count`]'s inverse), as `incrementLines`
+/// leaves it after counting them from zero.
+#[must_use]
+pub const fn lines_counter(count: u32) -> [u8; 2] {
+    let low = count % 100;
+    [(((low / 10) << 4) | (low % 10)) as u8, (count / 100) as u8]
+}
+
 /// `@lookupDropSpeed` for NTSC: frames per row, 1 from level 29 on.
 #[inline]
 #[must_use]
@@ -187,6 +204,16 @@ mod tests {
     fn the_drop_speed_rule_is_the_ntsc_table() {
         assert_eq!(drop_speed(18), 3);
         assert_eq!(drop_speed(19), Region::Ntsc.drop_speed(19));
+    }
+
+    #[test]
+    fn the_line_count_follows_increment_lines_past_the_display() {
+        let (mut counter, mut level) = ([0u8; 2], 0u8);
+        for count in 1..=2_600u32 {
+            increment_lines(&mut counter, &mut level);
+            assert_eq!(lines_count(counter), count);
+            assert_eq!(lines_counter(count), counter);
+        }
     }
 
     #[test]

@@ -504,7 +504,7 @@ impl EnvCore {
             return Err(ArgError::NotPlacement("buttons").into());
         };
         let p = g.check_action(action)?;
-        let b: Vec<u8> = g.inputs(&p).iter().map(|b| b.0).collect();
+        let b: Vec<u8> = g.inputs(&p).iter().map(|b| b.bits()).collect();
         Ok(PyArray1::from_vec(py, b))
     }
 

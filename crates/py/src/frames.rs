@@ -336,9 +336,8 @@ impl Slot {
     /// Starts the episode of `seed`.
     fn start(&mut self, seed: u64, starts: &StartStates) -> Result<(), GameError> {
         self.nes.clone_from(starts.get(seed)?);
-        let p = &self.nes.raw().player1;
-        self.lines = p.lines_decimal();
-        self.score = p.score_decimal();
+        self.lines = self.nes.lines();
+        self.score = self.nes.score();
         self.seed = seed;
         self.needs_reset = false;
         Ok(())
@@ -378,7 +377,7 @@ fn frame(
     }
     let nes = &mut slot.nes;
     // Checked in `FrameVector::step`: a buttons byte.
-    let buttons = Buttons(action as u8 & allowed);
+    let buttons = Buttons::from_bits_retain(action as u8 & allowed);
     let p = &nes.raw().player1;
     let (score, lines) = (p.score, p.lines);
     let events = nes.step(buttons);
@@ -423,7 +422,7 @@ fn step_part(
     let allowed = if settings.start_select {
         0xFF
     } else {
-        !(Buttons::START.0 | Buttons::SELECT.0)
+        !(Buttons::START.bits() | Buttons::SELECT.bits())
     };
     let boards = board.chunks_exact_mut(BOARD_CELLS);
     let states = state.chunks_exact_mut(NES_STATE_LEN);

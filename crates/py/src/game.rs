@@ -131,14 +131,7 @@ fn piece_type(orientation: u8) -> i32 {
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
 /// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
-    let p = &nes.raw().player1;
-    write_state_with(
-        nes,
-        next_hidden,
-        p.lines_decimal(),
-        p.score_decimal(),
-        state,
-    );
+    write_state_with(nes, next_hidden, nes.lines(), nes.score(), state);
 }
 
 /// [`write_state`] given the lines and the score (`lines_decimal`, `score_decimal`), which a
@@ -200,10 +193,7 @@ pub fn nes_reward(reward: Reward, score: u32, lines: u32, after: &Nes) -> f64 {
     match reward {
         Reward::Score => f64::from(after.score()) - f64::from(score),
         Reward::Lines => f64::from(after.lines()) - f64::from(lines),
-        Reward::LinePoints => line_points(
-            after.lines().abs_diff(lines),
-            after.raw().player1.level_number,
-        ),
+        Reward::LinePoints => line_points(after.lines().abs_diff(lines), after.level()),
     }
 }
 
@@ -227,7 +217,7 @@ pub struct Recorded {
 impl Recorded {
     /// Steps one frame, recording its buttons.
     pub fn step(&mut self, buttons: Buttons) -> Events {
-        self.history.push(buttons.0);
+        self.history.push(buttons.bits());
         self.nes.step(buttons)
     }
 
@@ -242,7 +232,7 @@ impl Recorded {
         crate::rom::give(settings.rom.as_ref(), &mut nes);
         Ok(Recorded {
             nes,
-            history: input.iter().map(|b| b.0).collect(),
+            history: input.iter().map(|b| b.bits()).collect(),
         })
     }
 
@@ -399,9 +389,11 @@ impl PlacementGame {
             return;
         }
         let nes = &game.nes;
-        let start = PieceState::from_nes(nes, self.piece_frame);
+        let Some(start) = PieceState::from_nes(nes, self.piece_frame) else {
+            return;
+        };
         let found = self.searcher.search(
-            &nes.raw().playfield,
+            nes.playfield_page(),
             start,
             nes.level(),
             &self.settings.input,
@@ -479,7 +471,7 @@ impl PlacementGame {
         let before = Tally::of(&game.nes);
         let mut ended = false;
         for &b in &inputs {
-            let events = game.step(Buttons(b));
+            let events = game.step(Buttons::from_bits_retain(b));
             if game.over(events) {
                 ended = true;
                 break;
@@ -601,9 +593,9 @@ impl FrameGame {
             return Err(GameError::EpisodeOver);
         }
         let byte = u8::try_from(action).map_err(|_| GameError::NotAButtonsByte { action })?;
-        let mut buttons = Buttons(byte);
+        let mut buttons = Buttons::from_bits_retain(byte);
         if !self.settings.start_select {
-            buttons = Buttons(buttons.0 & !(Buttons::START.0 | Buttons::SELECT.0));
+            buttons.remove(Buttons::START | Buttons::SELECT);
         }
         Ok(buttons)
     }

@@ -64,21 +64,7 @@ fn level_colors(level: u8) -> [[u8; 3]; 4] {
 
 /// The events of a frame as bits (`playfield.nes.EVENT_*`).
 fn event_bits(e: Events) -> u16 {
-    [
-        Events::SPAWN,
-        Events::LOCK,
-        Events::LINES_CLEARED,
-        Events::LEVEL_UP,
-        Events::TOP_OUT,
-        Events::MODE_CHANGE,
-        Events::B_TYPE_GOAL,
-        Events::UNSUPPORTED,
-        Events::LAG,
-        Events::CRASH,
-    ]
-    .into_iter()
-    .filter(|&f| e.has(f))
-    .fold(0, |a, f| a | f)
+    e.flags().bits()
 }
 
 /// Reads buttons from a 1-D uint8 numpy array, bytes or a bytearray.
@@ -249,7 +235,7 @@ impl PyNes {
             }
             nes.step_line(line);
         }
-        let history = plain.then(|| movie.buttons().map(|b| b.0).collect());
+        let history = plain.then(|| movie.buttons().map(|b| b.bits()).collect());
         Ok(PyNes {
             nes,
             history,
@@ -262,7 +248,7 @@ impl PyNes {
     /// ROM; not available for engines built from a RAM image or a movie with reset commands.
     fn to_fm2(&self) -> PyResult<String> {
         let history = self.history.as_ref().ok_or(ArgError::NoHistory)?;
-        Ok(Movie::new(history.iter().map(|&b| Buttons(b))).to_fm2())
+        Ok(Movie::new(history.iter().map(|&b| Buttons::from_bits_retain(b))).to_fm2())
     }
 
     /// An engine from a 2 KiB RAM image taken at a frame boundary (menus or play).
@@ -288,7 +274,7 @@ impl PyNes {
         if let Some(h) = self.history.as_mut() {
             h.push(b);
         }
-        Ok(event_bits(self.nes.step(Buttons(b))))
+        Ok(event_bits(self.nes.step(Buttons::from_bits_retain(b))))
     }
 
     /// Runs one frame per element of `buttons` (a 1-D uint8 numpy array or bytes); returns the
@@ -303,7 +289,7 @@ impl PyNes {
                 if nes.unsupported().is_some() {
                     break;
                 }
-                bits |= event_bits(nes.step(Buttons(b)));
+                bits |= event_bits(nes.step(Buttons::from_bits_retain(b)));
                 stepped += 1;
             }
             (bits, stepped)
@@ -470,7 +456,7 @@ impl PyNes {
     fn _from_history(history: &[u8], pal: bool, rom: &str) -> PyResult<Self> {
         let mut n = PyNes::power_on(pal, given_rom(Some(rom))?);
         for &b in history {
-            n.nes.step(Buttons(b));
+            n.nes.step(Buttons::from_bits_retain(b));
         }
         n.history = Some(history.to_vec());
         Ok(n)
@@ -518,7 +504,7 @@ impl PyDecision {
             orientation: d.placement.orientation,
             cost: d.cost,
             frames: d.placement.frames,
-            inputs: d.inputs.iter().map(|b| b.0).collect(),
+            inputs: d.inputs.iter().map(|b| b.bits()).collect(),
         }
     }
 }
@@ -665,16 +651,18 @@ impl PyPlayer {
         }
         let situation = Situation {
             level: n.level(),
-            lines: n.raw().player1.lines,
-            game_type: n.raw().game_type,
+            lines: n.line_count(),
+            game_type: n.game_type(),
             double_speed_level: n.modifiers().double_speed_level,
             line_cap,
         };
-        let start = PieceState::from_nes(n, frame);
-        let next = next_known.then_some(n.raw().next_piece);
-        let page = n.raw().playfield;
+        let Some(start) = PieceState::from_nes(n, frame) else {
+            return Err(ArgError::NotControllable.into());
+        };
+        let next = if next_known { n.next_piece() } else { None };
+        let board = n.board();
         let (player, ws) = (&self.player, &mut self.workspace);
-        let d = py.detach(|| player.decide(ws, &page, start, situation, next));
+        let d = py.detach(|| player.decide(ws, &board, start, situation, next));
         Ok(d.as_ref().map(PyDecision::from_decision))
     }
 

@@ -199,7 +199,7 @@ impl Emulator {
 /// Our bit layout (R=$01 … A=$80) to tetanes' (A=$01 … Right=$80): the same eight buttons in the
 /// opposite order, so reversing the bits maps each one.
 pub(crate) fn to_joypad(buttons: Buttons) -> JoypadBtnState {
-    JoypadBtnState::from_bits_truncate(u16::from(buttons.0.reverse_bits()))
+    JoypadBtnState::from_bits_truncate(u16::from(buttons.bits().reverse_bits()))
 }
 
 #[cfg(test)]

@@ -149,10 +149,10 @@ fn make_plan(rotation: u8, dx: i8) -> Vec<Buttons> {
     for i in 0..steps {
         let mut b = Buttons::NONE;
         if let Some(&r) = rotations.get(i) {
-            b = b | r;
+            b |= r;
         }
         if i < dx.unsigned_abs() as usize {
-            b = b | shift;
+            b |= shift;
         }
         plan.push(b);
         plan.push(Buttons::NONE);

@@ -370,7 +370,9 @@ impl Builder {
                     // While paused only a newly pressed Start (alone) counts.
                     for _ in 0..self.rng.range(1, 120) {
                         let noise = if self.rng.chance(20) {
-                            Buttons((self.rng.next_u64() as u8) & !Buttons::START.0)
+                            Buttons::from_bits_retain(
+                                (self.rng.next_u64() as u8) & !Buttons::START.bits(),
+                            )
                         } else {
                             Buttons::NONE
                         };
@@ -385,15 +387,15 @@ impl Builder {
                     self.tap(b, 10);
                 }
                 PlayStyle::Chaos => {
-                    let mut bits =
-                        (self.rng.next_u64() as u8) & !(Buttons::START.0 | Buttons::SELECT.0);
+                    let mut bits = (self.rng.next_u64() as u8)
+                        & !(Buttons::START.bits() | Buttons::SELECT.bits());
                     if self.rng.chance(2) {
-                        bits |= Buttons::SELECT.0;
+                        bits |= Buttons::SELECT.bits();
                     }
                     if self.rng.chance(1) {
-                        bits |= Buttons::START.0;
+                        bits |= Buttons::START.bits();
                     }
-                    self.lines.push(Buttons(bits));
+                    self.lines.push(Buttons::from_bits_retain(bits));
                 }
             }
         }

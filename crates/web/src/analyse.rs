@@ -6,8 +6,8 @@
 use axum::Json;
 use playfield_ai::nes::search::{Gravity, is_position_valid, step_piece};
 use playfield_ai::nes::{PieceState, Player, Ranked, Situation, Workspace};
-use playfield_nes::Buttons;
-use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY, TILE1};
+use playfield_nes::tables::{TILE_EMPTY, TILE1};
+use playfield_nes::{Board, Buttons, GameType, Piece};
 use serde::Serialize;
 
 use crate::ApiError;
@@ -19,10 +19,10 @@ use crate::nes_frame::{PIECE_NAMES, orientation_cells, orientation_name};
 pub struct AnalyseRequest {
     /// The playfield page (20 rows of 10 cells, the ROM's layout).
     pub page: [u8; 256],
-    /// The piece to place (type 0-6, T J Z O S L I).
-    pub piece: u8,
-    /// The preview piece's type, when known (the player then looks two pieces ahead).
-    pub next: Option<u8>,
+    /// The piece to place.
+    pub piece: Piece,
+    /// The preview piece, when known (the player then looks two pieces ahead).
+    pub next: Option<Piece>,
     /// `levelNumber` (decides gravity).
     pub level: u8,
     /// The player and its input model.
@@ -111,16 +111,16 @@ pub struct Analysis {
     pub note: Option<String>,
 }
 
-/// A piece letter's type (0-6, T J Z O S L I).
+/// The piece a letter names (T J Z O S L I).
 ///
 /// # Errors
 /// A message naming the letter and the choices.
-pub fn piece_type(what: &str, letter: &str) -> Result<u8, String> {
+pub fn piece_type(what: &str, letter: &str) -> Result<Piece, String> {
     let upper = letter.trim().to_ascii_uppercase();
     PIECE_NAMES
         .iter()
         .position(|&c| upper.len() == 1 && upper.starts_with(c))
-        .map(|t| t as u8)
+        .and_then(Piece::from_index)
         .ok_or_else(|| {
             format!(
                 "{what} {:?} is not a piece: expected one of T J Z O S L I",
@@ -194,7 +194,7 @@ pub fn button_letters(b: Buttons) -> String {
     ];
     let s: String = ORDER
         .iter()
-        .filter(|(bit, _)| b.0 & bit.0 != 0)
+        .filter(|(bit, _)| b.bits() & bit.bits() != 0)
         .map(|&(_, c)| c)
         .collect();
     if s.is_empty() { ".".to_owned() } else { s }
@@ -238,8 +238,12 @@ fn entry(page: &[u8; 256], start: PieceState, gravity: Gravity, ranked: Ranked) 
         .inputs
         .iter()
         .map(|b| {
-            step_piece(page, &mut s, b.0, gravity);
-            orientation_cells(s.orientation, i16::from(s.x), i16::from(s.y))
+            step_piece(page, &mut s, b.bits(), gravity);
+            orientation_cells(
+                s.piece.orientation.id(),
+                i16::from(s.piece.x),
+                i16::from(s.piece.y),
+            )
         })
         .collect();
     let p = d.placement;
@@ -303,9 +307,9 @@ fn ranking(
     page: &[u8; 256],
     start: PieceState,
     situation: Situation,
-    next: Option<u8>,
+    next: Option<Piece>,
 ) -> Vec<Ranked> {
-    player.rank(ws, page, start, situation, next)
+    player.rank(ws, &Board::from_page(page), start, situation, next)
 }
 
 /// The analysis of `request`.
@@ -313,14 +317,14 @@ fn ranking(
 pub fn analyse(request: &AnalyseRequest) -> Analysis {
     let page = &request.page;
     let player = &request.player;
-    let orientation = SPAWN_TABLE[usize::from(request.piece)];
+    let orientation = request.piece.spawn_orientation();
     let mut analysis = Analysis {
         player: player.name.clone(),
         placements: Vec::new(),
         follow_up: None,
         note: None,
     };
-    if !is_position_valid(page, 5, 0, orientation) {
+    if !is_position_valid(page, 5, 0, orientation.id()) {
         analysis.note =
             Some("the piece cannot appear: the stack covers its spawn cells".to_owned());
         return analysis;
@@ -328,21 +332,21 @@ pub fn analyse(request: &AnalyseRequest) -> Analysis {
     let start = PieceState::spawn(orientation, 0);
     let situation = Situation {
         level: request.level,
-        lines: [0, 0],
-        game_type: 0,
+        lines: 0,
+        game_type: GameType::A,
         double_speed_level: None,
         line_cap: None,
     };
-    let next_orientation = request.next.map(|t| SPAWN_TABLE[usize::from(t)]);
     let mut ws = Workspace::new();
     let gravity = situation.gravity();
-    analysis.placements = ranking(player, &mut ws, page, start, situation, next_orientation)
+    analysis.placements = ranking(player, &mut ws, page, start, situation, request.next)
         .into_iter()
         .map(|r| entry(page, start, gravity, r))
         .collect();
-    if let (Some(best), Some(next)) = (analysis.placements.first(), next_orientation) {
+    if let (Some(best), Some(next)) = (analysis.placements.first(), request.next) {
         let (after, _) = locked(page, &best.cells);
-        if is_position_valid(&after, 5, 0, next) {
+        let next = next.spawn_orientation();
+        if is_position_valid(&after, 5, 0, next.id()) {
             let start = PieceState::spawn(next, 0);
             analysis.follow_up = ranking(player, &mut ws, &after, start, situation, None)
                 .into_iter()

@@ -25,6 +25,7 @@ pub mod nes_frame;
 pub mod play;
 pub mod players;
 pub mod replay;
+mod session;
 pub mod standard;
 pub mod watch;
 

@@ -10,19 +10,20 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::WebSocket;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::game::start_game;
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Player, Situation, Workspace};
 use playfield_nes::fm2::Movie;
-use playfield_nes::raw::play_state;
-use playfield_nes::{Buttons, Nes};
+
+use playfield_nes::{Buttons, Nes, PlayState};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
+use crate::session::{self, BadControl};
 use crate::watch::NTSC_FPS;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
@@ -97,64 +98,38 @@ pub async fn check(fields: Fields) -> Result<axum::Json<serde_json::Value>, ApiE
 }
 
 async fn session(
-    mut socket: WebSocket,
+    socket: WebSocket,
     settings: PlaySettings,
     state: AppState,
     counters: Arc<Counters>,
     searches: Arc<Semaphore>,
 ) {
-    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(4);
-    let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.play_games);
     let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        let _live = live;
-        let page = frames_tx.clone();
-        let permit = || {
-            runtime.block_on(async {
-                tokio::select! {
-                    permit = searches.clone().acquire_owned() => permit.ok(),
-                    () = page.closed() => None,
-                }
-            })
-        };
-        play(&settings, &state, &frames_tx, control_rx, permit);
-    });
-    loop {
-        tokio::select! {
-            frame = frames_rx.recv() => {
-                let Some(frame) = frame else { break };
-                if socket.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => {
-                    if let Ok(c) = serde_json::from_str::<Control>(&text) {
-                        let _ = control_tx.send(c);
-                    }
-                }
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => {}
-            }
-        }
-    }
+    session::run(
+        socket,
+        4,
+        live,
+        BadControl::Ignore,
+        move |frames, controls| {
+            let permit = || session::search_permit(&runtime, &searches, &frames);
+            play(&settings, &state, &frames, controls, permit);
+        },
+    )
+    .await;
 }
 
 /// Where `advisor` would lock the piece now under control.
 fn suggestion(advisor: &Player, ws: &mut Workspace, nes: &Nes) -> Option<[[i16; 2]; 4]> {
-    let p = &nes.raw().player1;
     let situation = Situation {
-        level: p.level_number,
-        lines: p.lines,
-        game_type: nes.raw().game_type,
+        level: nes.level(),
+        lines: nes.line_count(),
+        game_type: nes.game_type(),
         double_speed_level: None,
         line_cap: None,
     };
-    let page: [u8; 256] = nes.raw().playfield;
-    let next =
-        Some(nes.raw().next_piece).filter(|&n| n < playfield_nes::tables::ORIENTATION_HIDDEN);
-    let d = advisor.decide(ws, &page, PieceState::from_nes(nes, 0), situation, next)?;
+    let start = PieceState::from_nes(nes, 0)?;
+    let d = advisor.decide(ws, &nes.board(), start, situation, nes.next_piece())?;
     let t = d.placement;
     Some(crate::nes_frame::orientation_cells(
         t.orientation,
@@ -206,7 +181,7 @@ fn play<P>(
         let due = first + (started.elapsed().as_secs_f64() * NTSC_FPS) as u64;
         let mut stepped = false;
         if finished.is_none() && nes.frame() < due {
-            let buttons = Buttons(held | tapped);
+            let buttons = Buttons::from_bits_retain(held | tapped);
             tapped = 0;
             nes.step(buttons);
             input.push(buttons);
@@ -218,7 +193,7 @@ fn play<P>(
                 finished = Some(format!("the game crashed: {crash}"));
             }
         }
-        let active = nes.raw().player1.play_state == play_state::ACTIVE;
+        let active = nes.play_state() == PlayState::Active;
         if ghost_on && active && !was_active {
             let _permit = permit();
             ghost = suggestion(&settings.advisor, &mut ws, &nes);
@@ -235,7 +210,7 @@ fn play<P>(
             let mut message = serde_json::json!({
                 "frame": frame,
                 "finished": finished,
-                "buttons": crate::analyse::button_letters(Buttons(held)),
+                "buttons": crate::analyse::button_letters(Buttons::from_bits_retain(held)),
                 "note": crate::lag_note(&nes, top_level),
             });
             if save {

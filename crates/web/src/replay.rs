@@ -430,7 +430,7 @@ pub async fn frame(
 
 /// The buttons held, by name (for the controller display).
 fn held_buttons(b: Buttons) -> serde_json::Value {
-    let held = |bit: Buttons| b.0 & bit.0 != 0;
+    let held = |bit: Buttons| b.bits() & bit.bits() != 0;
     serde_json::json!({
         "left": held(Buttons::LEFT), "right": held(Buttons::RIGHT),
         "up": held(Buttons::UP), "down": held(Buttons::DOWN),

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::WebSocket;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::standard::{Evaluator, MoveModel, Player, PlayerConfig};
@@ -17,6 +17,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use crate::fields::Fields;
+use crate::session::{self, BadControl};
 use crate::{ApiError, AppState, Counters, LiveGame};
 
 /// A message from the page.
@@ -111,37 +112,22 @@ pub async fn websocket(
     Ok(ws.on_upgrade(move |socket| session(socket, settings, state.counters.clone())))
 }
 
-async fn session(mut socket: WebSocket, mut settings: Settings, counters: Arc<Counters>) {
+async fn session(socket: WebSocket, mut settings: Settings, counters: Arc<Counters>) {
     let game = std::mem::replace(
         &mut settings.game,
         Game::new(STANDARD_HEIGHT, 1, PieceSource::alternating_sz()).expect("a valid game"),
     );
-    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(2);
-    let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.standard_games);
-    tokio::task::spawn_blocking(move || {
-        let _live = live;
-        run(settings, game, &frames_tx, control_rx);
-    });
-    loop {
-        tokio::select! {
-            frame = frames_rx.recv() => {
-                let Some(frame) = frame else { break };
-                if socket.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => {
-                    if let Ok(c) = serde_json::from_str::<Control>(&text) {
-                        let _ = control_tx.send(c);
-                    }
-                }
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => {}
-            }
-        }
-    }
+    session::run(
+        socket,
+        2,
+        live,
+        BadControl::Ignore,
+        move |frames, controls| {
+            run(settings, game, &frames, controls);
+        },
+    )
+    .await;
 }
 
 fn snapshot(game: &Game, settings: &Settings, paused: bool, speed: f64) -> String {

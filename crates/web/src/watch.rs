@@ -8,17 +8,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::WebSocket;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::Response;
 use playfield_ai::nes::{GameConfig, Pilot, Player};
-use playfield_nes::raw::game_mode;
-use playfield_nes::{Events, Nes};
+use playfield_nes::{Events, GameMode, Nes};
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
+use crate::session::{self, BadControl};
 use crate::{ApiError, AppState, Counters, LiveGame};
 
 /// NTSC NES frames per second (the PPU's 60.0988 Hz).
@@ -99,61 +99,29 @@ pub async fn websocket(
     }))
 }
 
-/// Runs one connection: the game on a blocking thread, frames out, controls in.
+/// Runs one connection: the game on a blocking thread, frames out, controls in (a control that
+/// cannot be read is answered with an error). Each search waits its turn for one of the server's
+/// search permits.
 async fn session(
-    mut socket: WebSocket,
+    socket: WebSocket,
     settings: WatchSettings,
     nes: Nes,
     counters: Arc<Counters>,
     searches: Arc<Semaphore>,
 ) {
-    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(2);
-    let (control_tx, control_rx) = mpsc::unbounded_channel::<Control>();
     let live = LiveGame::start(counters, |c| &c.watch_games);
     let runtime = tokio::runtime::Handle::current();
-    tokio::task::spawn_blocking(move || {
-        let _live = live;
-        // Each search waits its turn for one of the server's search permits (one per core); a
-        // game whose page has gone stops waiting, so it ends without queueing behind the others.
-        let page = frames_tx.clone();
-        let permit = || {
-            runtime.block_on(async {
-                tokio::select! {
-                    permit = searches.clone().acquire_owned() => permit.ok(),
-                    () = page.closed() => None,
-                }
-            })
-        };
-        play(settings, nes, &frames_tx, control_rx, permit);
-    });
-    loop {
-        tokio::select! {
-            frame = frames_rx.recv() => {
-                let Some(frame) = frame else { break };
-                if socket.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
-            }
-            message = socket.recv() => {
-                match message {
-                    Some(Ok(Message::Text(text))) => {
-                        match serde_json::from_str::<Control>(&text) {
-                            Ok(c) => { let _ = control_tx.send(c); }
-                            Err(e) => {
-                                let error = serde_json::json!({ "error": format!("bad control message: {e}") });
-                                if socket.send(Message::Text(error.to_string().into())).await.is_err() {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                    Some(Ok(_)) => {}
-                }
-            }
-        }
-    }
-    // Dropping the receiver makes the game thread's next send fail: it ends and frees the game.
+    session::run(
+        socket,
+        2,
+        live,
+        BadControl::Answer,
+        move |frames, controls| {
+            let permit = || session::search_permit(&runtime, &searches, &frames);
+            play(settings, nes, &frames, controls, permit);
+        },
+    )
+    .await;
 }
 
 /// Plays the game on `nes` (powered on), sending frames, until the page goes away.
@@ -166,7 +134,7 @@ fn play<P>(
 ) {
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
     // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
-    while nes.raw().game_mode != game_mode::PLAY && nes.frame() < MENU_FRAMES_MAX {
+    while nes.game_mode() != GameMode::Play && nes.frame() < MENU_FRAMES_MAX {
         let buttons = pilot.buttons(&nes);
         nes.step(buttons);
     }

@@ -5,19 +5,21 @@
 use super::player::{Decision, Evaluator, Player, Ranked, Situation, Workspace};
 use super::score_player;
 use super::search::PieceState;
+use playfield_nes::{Board, Piece};
 
 impl Player {
-    /// Chooses a placement for the active piece from `start` on `page`. `next` is the preview
+    /// Chooses a placement for the active piece from `start` on `board`. `next` is the preview
     /// piece when the player knows it (the lookahead then covers it), `None` before the reaction
     /// time has passed. `None` when the piece has nowhere to lock.
     pub fn decide(
         &self,
         ws: &mut Workspace,
-        page: &[u8; 256],
+        board: &Board,
         start: PieceState,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> Option<Decision> {
+        let page = &board.to_page();
         match &self.evaluator {
             Evaluator::Birken(weights) => {
                 self.decide_birken(weights, ws, page, start, situation, next)
@@ -39,11 +41,12 @@ impl Player {
     pub fn rank(
         &self,
         ws: &mut Workspace,
-        page: &[u8; 256],
+        board: &Board,
         start: PieceState,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> Vec<Ranked> {
+        let page = &board.to_page();
         match &self.evaluator {
             Evaluator::Birken(weights) => {
                 self.rank_birken(weights, ws, page, start, situation, next)

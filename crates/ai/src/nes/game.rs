@@ -1,8 +1,9 @@
 //! Whole games from power-on: the menus, then the player piece by piece, through the gamepad
 //! only (nothing is written into game memory).
 
-use playfield_nes::raw::{game_mode, play_state};
-use playfield_nes::{Buttons, Crash, Events, GameSetup, GameType, MenuDriver, Nes, Unsupported};
+use playfield_nes::{
+    Buttons, Crash, Events, GameMode, GameSetup, GameType, MenuDriver, Nes, PlayState, Unsupported,
+};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -329,7 +330,7 @@ pub fn reach_level_menu(config: &GameConfig) -> Option<(Nes, Vec<Buttons>)> {
     let reached = config
         .menu_driver()
         .drive_until(&mut nes, &mut input, 20_000, |n| {
-            n.raw().game_mode == game_mode::LEVEL_MENU
+            n.game_mode() == GameMode::LevelMenu
         });
     reached.then_some((nes, input))
 }
@@ -358,7 +359,7 @@ impl LevelMenuWaits {
         'waits: for _ in 1..MAX_MENU_WAIT.div_ceil(WAIT_STRIDE) {
             for _ in 0..WAIT_STRIDE {
                 // What the driver does while it waits: nothing pressed, on the level menu.
-                if nes.raw().game_mode != game_mode::LEVEL_MENU || nes.unsupported().is_some() {
+                if nes.game_mode() != GameMode::LevelMenu || nes.unsupported().is_some() {
                     break 'waits;
                 }
                 nes.step(Buttons::NONE);
@@ -469,7 +470,7 @@ pub fn continue_game(
         {
             break GameEnd::FrameCap;
         }
-        let buttons = if nes.raw().game_mode != game_mode::PLAY {
+        let buttons = if nes.game_mode() != GameMode::Play {
             menus.buttons(&nes, prev)
         } else {
             next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
@@ -493,15 +494,13 @@ pub fn continue_game(
             break GameEnd::BTypeComplete;
         }
         if let Some(p) = plan.as_mut()
-            && nes.raw().player1.play_state != play_state::ACTIVE
+            && nes.play_state() != PlayState::Active
         {
             // The piece locked this frame: it must be where the plan said.
             if let Some(target) = p.target {
-                let got = (
-                    nes.raw().player1.tetrimino_x,
-                    nes.raw().player1.tetrimino_y,
-                    nes.raw().player1.current_piece,
-                );
+                let got = nes
+                    .last_piece()
+                    .map_or((0, 0, 0), |p| (p.x, p.y, p.orientation.id()));
                 if got != target || !p.inputs.is_empty() {
                     break GameEnd::Mismatch(Mismatch {
                         frame: nes.frame(),
@@ -524,15 +523,15 @@ pub fn continue_game(
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
             && config.game_type == GameType::A
-            && nes.raw().player1.lines_decimal() >= cap
+            && nes.lines() >= cap
         {
             break GameEnd::LineCap;
         }
     };
     GameResult {
-        score: nes.raw().player1.score_decimal(),
-        lines: nes.raw().player1.lines_decimal(),
-        level: nes.raw().player1.level_number,
+        score: nes.score(),
+        lines: nes.lines(),
+        level: nes.level(),
         frames: nes.frame(),
         pieces,
         end,
@@ -570,18 +569,18 @@ fn next_play_buttons_gated<G>(
 ) -> Buttons {
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece.
-    if !nes.controllable() {
+    let Some(piece) = nes.piece_state().filter(|_| nes.controllable()) else {
         return Buttons::NONE;
-    }
+    };
     let situation = Situation {
-        level: nes.raw().player1.level_number,
-        lines: nes.raw().player1.lines,
-        game_type: nes.raw().game_type,
+        level: nes.level(),
+        lines: nes.line_count(),
+        game_type: nes.game_type(),
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
     };
     let reaction = player.input.reaction;
-    let waiting = (nes.raw().player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    let waiting = (piece.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
     let p = plan.get_or_insert(PiecePlan {
         frame: 0,
         inputs: Default::default(),
@@ -597,10 +596,10 @@ fn next_play_buttons_gated<G>(
     if replan {
         let _permit = gate();
         let informed = p.frame >= reaction;
-        let start = PieceState::from_nes(nes, p.frame);
-        let next = informed.then_some(nes.raw().next_piece);
+        let start = PieceState::from_rule(piece, nes.held_buttons().bits(), p.frame);
+        let next = if informed { nes.next_piece() } else { None };
         let clock = std::time::Instant::now();
-        let decision = player.decide(ws, &nes.raw().playfield, start, situation, next);
+        let decision = player.decide(ws, &nes.board(), start, situation, next);
         *micros =
             micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         match decision {
@@ -667,11 +666,11 @@ impl Pilot {
     /// the search runs: a server playing many games passes a semaphore's permit, so only as many
     /// searches run at once as there are cores and the other games keep their frames flowing.
     pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
-        if self.plan.is_some() && nes.raw().player1.play_state != play_state::ACTIVE {
+        if self.plan.is_some() && nes.play_state() != PlayState::Active {
             // The planned piece locked on the last frame.
             self.plan = None;
         }
-        let buttons = if nes.raw().game_mode != game_mode::PLAY {
+        let buttons = if nes.game_mode() != GameMode::Play {
             self.menus.buttons(nes, self.prev)
         } else {
             next_play_buttons_gated(

@@ -1,7 +1,6 @@
 //! Players: an evaluator, a lookahead depth and an input model.
 
-use playfield_nes::tables::SPAWN_ORIENTATION_FROM_ORIENTATION;
-use playfield_nes::{Buttons, rules};
+use playfield_nes::{Buttons, GameType, Piece, rules};
 use serde::{Deserialize, Serialize};
 
 use super::eval::{Weights, board_features, lock_and_clear, lock_height};
@@ -47,10 +46,11 @@ pub struct Player {
 pub struct Situation {
     /// `levelNumber`.
     pub level: u8,
-    /// `lines` (BCD, low byte first) — decides when the level goes up during the lookahead.
-    pub lines: [u8; 2],
-    /// `gameType` (0 = A-type; B-type counts lines down and never levels up).
-    pub game_type: u8,
+    /// The lines cleared, as the game counts them ([`playfield_nes::Nes::line_count`]): decides
+    /// when the level goes up during the lookahead.
+    pub lines: u32,
+    /// A-type, or B-type (which counts lines down and never levels up).
+    pub game_type: GameType,
     /// The benchmark's double-speed level (`playfield_nes::Modifiers`), if on.
     pub double_speed_level: Option<u8>,
     /// The benchmark's line cap, if any: the game ends there, so the player cashes in before.
@@ -137,7 +137,7 @@ impl Player {
         page: &[u8; 256],
         start: PieceState,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> Vec<(f64, Placement)> {
         let placements = ws
             .first
@@ -162,7 +162,7 @@ impl Player {
         page: &[u8; 256],
         start: PieceState,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> Option<Decision> {
         let mut best: Option<(f64, Placement)> = None;
         for (cost, p) in self.birken_costs(weights, ws, page, start, situation, next) {
@@ -187,7 +187,7 @@ impl Player {
         page: &[u8; 256],
         start: PieceState,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> Vec<Ranked> {
         let mut ranked = self.birken_costs(weights, ws, page, start, situation, next);
         let next = if self.lookahead >= 2 { next } else { None };
@@ -251,7 +251,7 @@ impl Player {
         page: &[u8; 256],
         p: &Placement,
         situation: Situation,
-        next: Option<u8>,
+        next: Option<Piece>,
     ) -> f64 {
         let mut board = *page;
         let lines = lock_and_clear(&mut board, p.x, p.y, p.orientation);
@@ -273,14 +273,11 @@ impl Player {
         weights: &Weights,
         ws: &mut Workspace,
         board: &[u8; 256],
-        next: u8,
+        next: Piece,
         autorepeat_x: u8,
         situation: Situation,
     ) -> f64 {
-        let orientation = SPAWN_ORIENTATION_FROM_ORIENTATION
-            .get(usize::from(next))
-            .copied()
-            .unwrap_or(next);
+        let orientation = next.spawn_orientation();
         let mut best = f64::INFINITY;
         let mut score = |x: u8, y: u8, o: u8| {
             let mut b2 = *board;
@@ -292,7 +289,7 @@ impl Player {
         };
         if drop_speed(situation.level) >= SLOW_GRAVITY {
             // Slow gravity: time does not limit reach; the cheap timeless search suffices.
-            for (x, y, o) in free_placements(board, orientation) {
+            for (x, y, o) in free_placements(board, orientation.id()) {
                 score(x, y, o);
             }
         } else {
@@ -314,11 +311,11 @@ impl Player {
 impl Situation {
     /// An A-type situation at a level, with no benchmark options.
     #[must_use]
-    pub fn a_type(level: u8, lines: [u8; 2]) -> Situation {
+    pub fn a_type(level: u8, lines: u32) -> Situation {
         Situation {
             level,
             lines,
-            game_type: 0,
+            game_type: GameType::A,
             double_speed_level: None,
             line_cap: None,
         }
@@ -335,12 +332,14 @@ impl Situation {
     #[must_use]
     pub fn after_lines(self, cleared: u8) -> Situation {
         let mut s = self;
-        if s.game_type != 0 {
+        if s.game_type != GameType::A {
             return s;
         }
+        let mut counter = rules::lines_counter(s.lines);
         for _ in 0..cleared {
-            rules::increment_lines(&mut s.lines, &mut s.level);
+            rules::increment_lines(&mut counter, &mut s.level);
         }
+        s.lines = rules::lines_count(counter);
         s
     }
 }

@@ -8,7 +8,7 @@
 //! when the placement locks before it is seen (a high stack), the leading candidates are looked
 //! at one piece deeper under each of the seven previews.
 
-use playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION;
+use playfield_nes::{GameType, Piece, rules};
 
 use super::field::{Field, transition_probability};
 use super::player::{Decision, Player, Ranked, Situation, Workspace};
@@ -51,16 +51,6 @@ const I_PIECE: usize = 6;
 /// The spawn orientation id of piece index `p` (T J Z O S L I).
 fn spawn_of(piece: usize) -> u8 {
     playfield_nes::tables::SPAWN_TABLE[piece]
-}
-
-/// The piece index (T J Z O S L I) of an orientation id.
-fn piece_of(orientation: u8) -> usize {
-    usize::from(
-        TETRIMINO_TYPE_FROM_ORIENTATION
-            .get(usize::from(orientation))
-            .copied()
-            .unwrap_or(0),
-    )
 }
 
 /// A drop with its rating.
@@ -166,7 +156,7 @@ fn decision_context(
 ) -> Context {
     let ctx = Context {
         level: situation.level,
-        lines: situation.lines,
+        lines: rules::lines_counter(situation.lines),
         line_cap: situation.line_cap,
         double_speed_level: situation.double_speed_level,
         input: player.input.clone(),
@@ -177,7 +167,7 @@ fn decision_context(
     };
     let ctx = Context {
         // B-type never levels up.
-        speed_up: (situation.game_type == 0)
+        speed_up: (situation.game_type == GameType::A)
             .then(|| ctx.next_speed_up())
             .flatten(),
         ..ctx
@@ -229,11 +219,11 @@ fn rate(
     page: &[u8; 256],
     start: PieceState,
     situation: Situation,
-    next: Option<u8>,
+    next: Option<Piece>,
 ) -> (Vec<SweepPlacement>, Vec<Rating>, Context) {
     let field = Field::from_page(page);
-    let current = piece_of(start.orientation);
-    let next_piece = next.map(piece_of);
+    let current = start.piece.orientation.piece().index();
+    let next_piece = next.map(Piece::index);
     let ctx = decision_context(player, w, situation, &field, current, next_piece);
     let holes = has_holes(&field);
     let planner = Planner {
@@ -346,7 +336,7 @@ pub(crate) fn decide(
     page: &[u8; 256],
     start: PieceState,
     situation: Situation,
-    next: Option<u8>,
+    next: Option<Piece>,
 ) -> Option<Decision> {
     let (placements, rated, ctx) = rate(player, w, ws, page, start, situation, next);
     let best = rated.iter().min_by(|a, b| ranking_order(a, b))?;
@@ -375,7 +365,7 @@ pub(crate) fn rank(
     page: &[u8; 256],
     start: PieceState,
     situation: Situation,
-    next: Option<u8>,
+    next: Option<Piece>,
 ) -> Vec<Ranked> {
     let (placements, mut rated, ctx) = rate(player, w, ws, page, start, situation, next);
     rated.sort_by(ranking_order);
@@ -449,8 +439,8 @@ mod tests {
         let player = Player::score(input.clone());
         let w = ScoreWeights::shipped();
         let mut ws = Workspace::new();
-        let start = PieceState::spawn(spawn_of(0), 0);
-        let situation = Situation::a_type(level, [0x50, 0x02]);
+        let start = PieceState::spawn(Piece::T.spawn_orientation(), 0);
+        let situation = Situation::a_type(level, 250);
         let d = decide(&player, &w, &mut ws, page, start, situation, None).unwrap();
         let presses = press_frames(&input);
         let mut field = Field::from_page(page);
@@ -524,7 +514,7 @@ mod tests {
 
     /// The lines an L clears at level 24 on columns 1-9 of `heights` (the well open), placed
     /// by the score player with weights `w`, the preview `next` (or not seen yet).
-    fn lines_by_an_l(heights: [usize; 9], w: &ScoreWeights, next: Option<u8>) -> u8 {
+    fn lines_by_an_l(heights: [usize; 9], w: &ScoreWeights, next: Option<Piece>) -> u8 {
         let mut page = [0xEFu8; 256];
         for (x, h) in heights.into_iter().enumerate() {
             for y in 20 - h..20 {
@@ -532,8 +522,8 @@ mod tests {
             }
         }
         let player = Player::score_with(w.clone(), InputModel::new("X.", true, 18).unwrap());
-        let start = PieceState::spawn(spawn_of(5), 0);
-        let situation = Situation::a_type(24, [0x80, 0x01]);
+        let start = PieceState::spawn(Piece::L.spawn_orientation(), 0);
+        let situation = Situation::a_type(24, 180);
         let d = decide(
             &player,
             w,
@@ -569,7 +559,7 @@ mod tests {
         assert_eq!(lines_by_an_l(high, &shipped, None), 2);
         // An I in the preview ends the drought. Here, lining out, the L burns three lines; with
         // the I coming next it clears one, as it does without the term.
-        let i = Some(spawn_of(I_PIECE));
+        let i = Some(Piece::I);
         let other = [11, 11, 12, 11, 12, 12, 12, 13, 10];
         assert_eq!(lines_by_an_l(other, &shipped, None), 3);
         assert_eq!(lines_by_an_l(other, &shipped, i), 1);

@@ -13,23 +13,17 @@
 //! timeline's phase. Breadth-first order means each placement comes with one of its shortest input
 //! sequences.
 
+use playfield_nes::rules::{self, Das};
 use playfield_nes::tables::ROTATION_TABLE;
-use playfield_nes::{Buttons, Nes};
+use playfield_nes::{Buttons, Nes, Orientation};
 
 use super::input::InputModel;
 
-/// `autorepeatX` reload after a shift, the engine's NTSC `DAS_DELAY` (the AI plays NTSC).
-const DAS_DELAY: u8 = playfield_nes::Region::Ntsc.das_delay();
-/// `autorepeatX` value at which a held direction shifts, the engine's NTSC `DAS_RESET`.
-const DAS_RESET: u8 = playfield_nes::Region::Ntsc.das_reset();
-
-const RIGHT: u8 = Buttons::RIGHT.0;
-const LEFT: u8 = Buttons::LEFT.0;
-const DOWN: u8 = Buttons::DOWN.0;
-const UP: u8 = Buttons::UP.0;
-const A: u8 = Buttons::A.0;
-const B: u8 = Buttons::B.0;
-const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
+const RIGHT: u8 = Buttons::RIGHT.bits();
+const LEFT: u8 = Buttons::LEFT.bits();
+const DOWN: u8 = Buttons::DOWN.bits();
+const A: u8 = Buttons::A.bits();
+const B: u8 = Buttons::B.bits();
 
 /// The d-pad holds the search tries: nothing, one direction, Down (the input model allows no
 /// diagonals). Down comes last so that it can be cut when soft drop is off.
@@ -38,21 +32,12 @@ const DPAD_CHOICES: [u8; 4] = [0, LEFT, RIGHT, DOWN];
 /// so the search releases them at once; this loses no placement.
 const ROTATE_CHOICES: [u8; 3] = [0, A, B];
 
-/// The part of the engine's state that decides where the active piece goes.
+/// The part of the engine's state that decides where the active piece goes: the movement
+/// rule's state, and what the search adds for the buttons and the input timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PieceState {
-    /// `tetriminoX`.
-    pub x: u8,
-    /// `tetriminoY`.
-    pub y: u8,
-    /// `currentPiece` (orientation id).
-    pub orientation: u8,
-    /// `autorepeatX`.
-    pub autorepeat_x: u8,
-    /// `fallTimer`.
-    pub fall_timer: u8,
-    /// `autorepeatY`.
-    pub autorepeat_y: u8,
+    /// Position, orientation, DAS and fall timers.
+    pub piece: rules::PieceState,
     /// `heldButtons_player1` of the last frame (decides which buttons are newly pressed).
     pub held: u8,
     /// Frames the piece has been under control since it spawned (the input timeline's clock).
@@ -60,35 +45,28 @@ pub struct PieceState {
 }
 
 impl PieceState {
-    /// The active piece's state in a running engine, `frame` frames after it spawned.
+    /// The active piece's state in a running engine ([`Nes::piece_state`]), `frame` frames after
+    /// it spawned; `None` when the orientation is hidden (the game over).
     #[must_use]
-    pub fn from_nes(nes: &Nes, frame: u32) -> Self {
-        let p = &nes.raw().player1;
-        PieceState {
-            x: p.tetrimino_x,
-            y: p.tetrimino_y,
-            orientation: p.current_piece,
-            autorepeat_x: p.autorepeat_x,
-            fall_timer: p.fall_timer,
-            autorepeat_y: p.autorepeat_y,
-            held: nes.raw().held_buttons_player1,
+    pub fn from_nes(nes: &Nes, frame: u32) -> Option<Self> {
+        Some(PieceState::from_rule(
+            nes.piece_state()?,
+            nes.held_buttons().bits(),
             frame,
-        }
+        ))
+    }
+
+    /// The engine's movement state with the buttons held on the last frame and the timeline's
+    /// clock.
+    #[must_use]
+    pub const fn from_rule(piece: rules::PieceState, held: u8, frame: u32) -> Self {
+        PieceState { piece, held, frame }
     }
 
     /// A freshly spawned piece: (5, 0), timers cleared, `autorepeatX` carried over.
     #[must_use]
-    pub fn spawn(orientation: u8, autorepeat_x: u8) -> Self {
-        PieceState {
-            x: 5,
-            y: 0,
-            orientation,
-            autorepeat_x,
-            fall_timer: 0,
-            autorepeat_y: 0,
-            held: 0,
-            frame: 0,
-        }
+    pub const fn spawn(orientation: Orientation, autorepeat_x: u8) -> Self {
+        PieceState::from_rule(rules::PieceState::spawn(orientation, autorepeat_x), 0, 0)
     }
 
     /// The deduplication key. Parts that cannot change the future are blanked so equivalent
@@ -96,7 +74,7 @@ impl PieceState {
     /// new press, which zeroes it), and held A/B when the next frame cannot carry a new press.
     fn key(&self, period: u32, next_may_press: bool) -> u64 {
         let autorepeat_x = if self.held & (LEFT | RIGHT) != 0 {
-            self.autorepeat_x
+            self.piece.autorepeat_x
         } else {
             0
         };
@@ -105,12 +83,12 @@ impl PieceState {
         } else {
             self.held & !(A | B)
         };
-        u64::from(self.x)
-            | u64::from(self.y) << 8
-            | u64::from(self.orientation) << 16
+        u64::from(self.piece.x)
+            | u64::from(self.piece.y) << 8
+            | u64::from(self.piece.orientation.id()) << 16
             | u64::from(autorepeat_x) << 24
-            | u64::from(self.fall_timer) << 32
-            | u64::from(self.autorepeat_y) << 40
+            | u64::from(self.piece.fall_timer) << 32
+            | u64::from(self.piece.autorepeat_y) << 40
             | u64::from(held) << 48
             | u64::from(self.frame % period) << 56
     }
@@ -118,49 +96,7 @@ impl PieceState {
 
 pub use playfield_nes::rules::{drop_speed, is_position_valid};
 
-/// How the piece falls: the level's `dropSpeed`, and whether the double-speed benchmark option
-/// (two rows a frame, see `playfield_nes::Modifiers`) is on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Gravity {
-    /// Frames per row (`@lookupDropSpeed`).
-    pub drop_speed: u8,
-    /// TetrisGYM's "kill screen ×2": the drop routine runs three times a frame.
-    pub double: bool,
-}
-
-impl Gravity {
-    /// The gravity at `level` under `modifiers`.
-    #[must_use]
-    pub fn at(level: u8, modifiers: playfield_nes::Modifiers) -> Gravity {
-        Gravity {
-            drop_speed: drop_speed(level),
-            double: modifiers.double_speed_at(level),
-        }
-    }
-
-    /// The gravity at `level` with the double-speed option from `double_speed_level` (`None`:
-    /// the ROM's), the only modifier that changes it.
-    #[must_use]
-    pub fn with_double_speed(level: u8, double_speed_level: Option<u8>) -> Gravity {
-        Gravity::at(
-            level,
-            playfield_nes::Modifiers {
-                double_speed_level,
-                ..playfield_nes::Modifiers::default()
-            },
-        )
-    }
-}
-
-impl From<u8> for Gravity {
-    /// The ROM's gravity at a level.
-    fn from(level: u8) -> Gravity {
-        Gravity {
-            drop_speed: drop_speed(level),
-            double: false,
-        }
-    }
-}
+pub use playfield_nes::rules::Gravity;
 
 /// What one frame did to the piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +107,9 @@ pub enum FrameResult {
     Locked,
 }
 
-/// One frame of the active piece with `buttons` held, as the engine runs it.
+/// One frame of the active piece with `buttons` held, as the engine runs it: the frame's
+/// `fallTimer` count (`gameModeState_updateCountersAndNonPlayerState`), then the movement rule
+/// ([`rules::PieceState::control_frame`], NTSC).
 #[inline]
 pub fn step_piece(
     page: &[u8; 256],
@@ -180,122 +118,21 @@ pub fn step_piece(
     gravity: Gravity,
 ) -> FrameResult {
     let newly = buttons & !s.held;
-    let held = buttons;
     s.held = buttons;
     s.frame += 1;
-    // gameModeState_updateCountersAndNonPlayerState runs before the player's update.
-    s.fall_timer = s.fall_timer.wrapping_add(1);
-
-    // shift_tetrimino
-    if held & DOWN == 0 {
-        let lr = LEFT | RIGHT;
-        let shift = if newly & lr != 0 {
-            s.autorepeat_x = 0;
-            true
-        } else if held & lr != 0 {
-            s.autorepeat_x = s.autorepeat_x.wrapping_add(1);
-            if (s.autorepeat_x.wrapping_sub(DAS_RESET) as i8) < 0 {
-                false
-            } else {
-                s.autorepeat_x = DAS_DELAY;
-                true
-            }
-        } else {
-            false
-        };
-        if shift {
-            let original = s.x;
-            s.x = if held & RIGHT != 0 {
-                original.wrapping_add(1)
-            } else {
-                original.wrapping_sub(1)
-            };
-            if !is_position_valid(page, s.x, s.y, s.orientation) {
-                s.x = original;
-                s.autorepeat_x = DAS_RESET;
-            }
-        }
-    }
-
-    // rotate_tetrimino: A (clockwise) wins over B.
-    let column = if newly & A != 0 {
-        Some(1)
-    } else if newly & B != 0 {
-        Some(0)
-    } else {
-        None
-    };
-    if let Some(column) = column {
-        let original = s.orientation;
-        if let Some(row) = ROTATION_TABLE.get(usize::from(original)) {
-            s.orientation = row[column];
-            if !is_position_valid(page, s.x, s.y, s.orientation) {
-                s.orientation = original;
-            }
-        }
-    }
-
-    if gravity.double {
-        // The routine runs on after a lock, as the option runs it (the soft-drop counter moves).
-        let mut locked = false;
-        for _ in 0..2 {
-            s.fall_timer = gravity.drop_speed;
-            locked |=
-                drop_tetrimino(page, s, newly, held, gravity.drop_speed) == FrameResult::Locked;
-        }
-        locked |= drop_tetrimino(page, s, newly, held, gravity.drop_speed) == FrameResult::Locked;
-        return if locked {
-            FrameResult::Locked
-        } else {
-            FrameResult::Active
-        };
-    }
-    drop_tetrimino(page, s, newly, held, gravity.drop_speed)
-}
-
-/// `drop_tetrimino`: the opening delay, soft drop and gravity.
-#[inline]
-fn drop_tetrimino(
-    page: &[u8; 256],
-    s: &mut PieceState,
-    newly: u8,
-    held: u8,
-    drop_speed: u8,
-) -> FrameResult {
-    if (s.autorepeat_y as i8) < 0 {
-        if newly & DOWN == 0 {
-            s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
-            return FrameResult::Active;
-        }
-        s.autorepeat_y = 0;
-    }
-    if s.autorepeat_y == 0 {
-        if held & (LEFT | RIGHT) == 0 && newly & DPAD == DOWN {
-            s.autorepeat_y = 1;
-        }
-    } else if held & DPAD != DOWN {
-        s.autorepeat_y = 0;
-    } else {
-        s.autorepeat_y = s.autorepeat_y.wrapping_add(1);
-        if s.autorepeat_y >= 3 {
-            s.autorepeat_y = 1;
-            return drop(page, s);
-        }
-    }
-    if (s.fall_timer.wrapping_sub(drop_speed) as i8) >= 0 {
-        return drop(page, s);
-    }
-    FrameResult::Active
-}
-
-#[inline]
-fn drop(page: &[u8; 256], s: &mut PieceState) -> FrameResult {
-    s.fall_timer = 0;
-    if is_position_valid(page, s.x, s.y.wrapping_add(1), s.orientation) {
-        s.y = s.y.wrapping_add(1);
-        FrameResult::Active
-    } else {
+    let piece = &mut s.piece;
+    piece.fall_timer = piece.fall_timer.wrapping_add(1);
+    let moved = piece.control_frame(
+        page,
+        Buttons::from_bits_retain(newly),
+        Buttons::from_bits_retain(buttons),
+        Das::of(playfield_nes::Region::Ntsc),
+        gravity,
+    );
+    if moved.locked {
         FrameResult::Locked
+    } else {
+        FrameResult::Active
     }
 }
 
@@ -331,18 +168,20 @@ impl Placement {
         let mut s = start;
         let (last, before) = inputs.split_last()?;
         for b in before {
-            if step_piece(page, &mut s, b.0, gravity) == FrameResult::Locked {
+            if step_piece(page, &mut s, b.bits(), gravity) == FrameResult::Locked {
                 return None;
             }
         }
-        (step_piece(page, &mut s, last.0, gravity) == FrameResult::Locked).then_some(Placement {
-            x: s.x,
-            y: s.y,
-            orientation: s.orientation,
-            autorepeat_x: s.autorepeat_x,
-            frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
-            node: u32::MAX,
-        })
+        (step_piece(page, &mut s, last.bits(), gravity) == FrameResult::Locked).then_some(
+            Placement {
+                x: s.piece.x,
+                y: s.piece.y,
+                orientation: s.piece.orientation.id(),
+                autorepeat_x: s.piece.autorepeat_x,
+                frames: u32::try_from(inputs.len()).unwrap_or(u32::MAX),
+                node: u32::MAX,
+            },
+        )
     }
 }
 
@@ -510,12 +349,17 @@ impl Searcher {
                         let mut t = s;
                         match step_piece(page, &mut t, buttons, gravity) {
                             FrameResult::Locked => {
-                                if !is_position_valid(page, t.x, t.y, t.orientation) {
+                                if !is_position_valid(
+                                    page,
+                                    t.piece.x,
+                                    t.piece.y,
+                                    t.piece.orientation.id(),
+                                ) {
                                     continue;
                                 }
-                                let pkey = u64::from(t.x)
-                                    | u64::from(t.y) << 8
-                                    | u64::from(t.orientation) << 16;
+                                let pkey = u64::from(t.piece.x)
+                                    | u64::from(t.piece.y) << 8
+                                    | u64::from(t.piece.orientation.id()) << 16;
                                 if !self.locks.insert(pkey) {
                                     continue;
                                 }
@@ -526,10 +370,10 @@ impl Searcher {
                                     buttons,
                                 });
                                 self.placements.push(Placement {
-                                    x: t.x,
-                                    y: t.y,
-                                    orientation: t.orientation,
-                                    autorepeat_x: t.autorepeat_x,
+                                    x: t.piece.x,
+                                    y: t.piece.y,
+                                    orientation: t.piece.orientation.id(),
+                                    autorepeat_x: t.piece.autorepeat_x,
                                     frames: t.frame - start.frame,
                                     node: id,
                                 });
@@ -576,7 +420,7 @@ impl Searcher {
         let mut i = placement.node;
         while i != 0 && i != u32::MAX {
             let node = &self.nodes[i as usize];
-            out.push(Buttons(node.buttons));
+            out.push(Buttons::from_bits_retain(node.buttons));
             i = node.parent;
         }
         out.reverse();

@@ -126,8 +126,8 @@ fn encode(input: &[Buttons]) -> Vec<(u8, u32)> {
     let mut out: Vec<(u8, u32)> = Vec::new();
     for b in input {
         match out.last_mut() {
-            Some((last, n)) if *last == b.0 => *n += 1,
-            _ => out.push((b.0, 1)),
+            Some((last, n)) if *last == b.bits() => *n += 1,
+            _ => out.push((b.bits(), 1)),
         }
     }
     out
@@ -243,8 +243,8 @@ pub fn replay_positions(
         let mut input = Vec::new();
         for &(b, n) in &p.input {
             for _ in 0..n {
-                nes.step(Buttons(b));
-                input.push(Buttons(b));
+                nes.step(Buttons::from_bits_retain(b));
+                input.push(Buttons::from_bits_retain(b));
             }
         }
         if !between_pieces(&nes) || nes.lines() != p.lines {

@@ -29,24 +29,22 @@
 //! the set and the frames against the searcher and play found sequences through the engine
 //! (`tests/it/nes_search.rs`).
 
-use playfield_nes::Buttons;
-use playfield_nes::rules::is_position_valid;
+use playfield_nes::rules::{Das, drop_timers, is_position_valid};
 use playfield_nes::tables::{ROTATION_TABLE, TILE_EMPTY};
+use playfield_nes::{Buttons, Region};
 
 use super::input::InputModel;
 use super::search::{Gravity, PieceState, Searcher};
 
-const RIGHT: u8 = Buttons::RIGHT.0;
-const LEFT: u8 = Buttons::LEFT.0;
-const DOWN: u8 = Buttons::DOWN.0;
-const UP: u8 = Buttons::UP.0;
-const A: u8 = Buttons::A.0;
-const B: u8 = Buttons::B.0;
+const RIGHT: u8 = Buttons::RIGHT.bits();
+const LEFT: u8 = Buttons::LEFT.bits();
+const DOWN: u8 = Buttons::DOWN.bits();
+const UP: u8 = Buttons::UP.bits();
+const A: u8 = Buttons::A.bits();
+const B: u8 = Buttons::B.bits();
 const DPAD: u8 = RIGHT | LEFT | DOWN | UP;
-/// `autorepeatX` reload after a shift, the engine's NTSC `DAS_DELAY` (the AI plays NTSC).
-const DAS_DELAY: u8 = playfield_nes::Region::Ntsc.das_delay();
-/// `autorepeatX` value at which a held direction shifts, the engine's NTSC `DAS_RESET`.
-const DAS_RESET: u8 = playfield_nes::Region::Ntsc.das_reset();
+/// The movement rule's DAS (the AI plays NTSC).
+const DAS: Das = Das::of(Region::Ntsc);
 
 /// The searcher's button choices, in its order: d-pad (nothing, Left, Right, Down) × rotation
 /// (nothing, A, B).
@@ -389,7 +387,10 @@ impl Sweeper {
         self.placements.clear();
         self.entries.clear();
         self.layers.clear();
-        if start.x >= 10 || start.y >= 20 || !self.masks.build(page, start.orientation) {
+        if start.piece.x >= 10
+            || start.piece.y >= 20
+            || !self.masks.build(page, start.piece.orientation.id())
+        {
             return self.search_with_searcher(page, start, gravity, model);
         }
         self.fallback = None;
@@ -440,15 +441,15 @@ impl Sweeper {
 
         // The start, with the parts that cannot change the future blanked as for every state.
         let start_group = Group {
-            y: start.y,
+            y: start.piece.y,
             orientation: 0,
             autorepeat_x: if start.held & (LEFT | RIGHT) != 0 {
-                start.autorepeat_x
+                start.piece.autorepeat_x
             } else {
                 0
             },
-            fall_timer: start.fall_timer,
-            autorepeat_y: start.autorepeat_y,
+            fall_timer: start.piece.fall_timer,
+            autorepeat_y: start.piece.autorepeat_y,
             held: if may_press(start.frame + 1) {
                 start.held
             } else {
@@ -456,7 +457,7 @@ impl Sweeper {
             },
         };
         self.layers.push(0);
-        self.admit(start_group, start.frame % period, 1 << start.x);
+        self.admit(start_group, start.frame % period, 1 << start.piece.x);
         self.layers.push(1);
 
         // The masks are read while the tables are written: out of `self` for the loop.
@@ -602,9 +603,9 @@ impl Sweeper {
         press: &[bool; 16],
     ) -> &[SweepPlacement] {
         let may_press = |frame: u32| press[(frame.wrapping_sub(1) % period) as usize];
-        let mut y = start.y;
-        let mut fall_timer = start.fall_timer;
-        let mut autorepeat_y = start.autorepeat_y;
+        let mut y = start.piece.y;
+        let mut fall_timer = start.piece.fall_timer;
+        let mut autorepeat_y = start.piece.autorepeat_y;
         let group = |y: u8, orientation: u8, fall_timer: u8, autorepeat_y: u8| Group {
             y,
             orientation,
@@ -614,7 +615,7 @@ impl Sweeper {
             held: 0,
         };
         self.layers.push(0);
-        self.push_entry(group(y, 0, fall_timer, autorepeat_y), 1 << start.x);
+        self.push_entry(group(y, 0, fall_timer, autorepeat_y), 1 << start.piece.x);
         self.layers.push(1);
         let masks = std::mem::take(&mut self.masks);
         let count = masks.count;
@@ -891,7 +892,7 @@ impl Sweeper {
     pub fn inputs_into(&self, placement: &SweepPlacement, out: &mut Vec<u8>) {
         if let Some(fallback) = &self.fallback {
             if let Some(inputs) = fallback.1.get(placement.entry as usize) {
-                out.extend(inputs.iter().map(|b| b.0));
+                out.extend(inputs.iter().map(|b| b.bits()));
             }
             return;
         }
@@ -912,7 +913,7 @@ impl Sweeper {
     pub fn inputs(&self, placement: &SweepPlacement) -> Vec<Buttons> {
         let mut out = Vec::with_capacity(placement.frames as usize);
         self.inputs_into(placement, &mut out);
-        out.into_iter().map(Buttons).collect()
+        out.into_iter().map(Buttons::from_bits_retain).collect()
     }
 }
 
@@ -1032,36 +1033,24 @@ fn step_group(
         drops,
     };
     // shift_tetrimino: the columns that moved and those blocked, with their autorepeatX.
-    if held & DOWN != 0 {
-        out.rotate_and_drop(columns, 0, g.autorepeat_x);
-    } else {
-        let lr = LEFT | RIGHT;
-        let (shift, autorepeat_x) = if newly & lr != 0 {
-            (true, 0)
-        } else if held & lr != 0 {
-            let a = g.autorepeat_x.wrapping_add(1);
-            if (a.wrapping_sub(DAS_RESET) as i8) < 0 {
-                (false, a)
-            } else {
-                (true, DAS_DELAY)
-            }
+    let (shift, autorepeat_x) = DAS.autorepeat(
+        g.autorepeat_x,
+        Buttons::from_bits_retain(newly),
+        Buttons::from_bits_retain(held),
+    );
+    if shift {
+        let fit = masks.fit_at(usize::from(o), g.y);
+        if held & RIGHT != 0 {
+            let moved = (columns << 1) & fit;
+            out.rotate_and_drop(moved, 1, autorepeat_x);
+            out.rotate_and_drop(columns & !(moved >> 1), 0, DAS.reset);
         } else {
-            (false, g.autorepeat_x)
-        };
-        if shift {
-            let fit = masks.fit_at(usize::from(o), g.y);
-            if held & RIGHT != 0 {
-                let moved = (columns << 1) & fit;
-                out.rotate_and_drop(moved, 1, autorepeat_x);
-                out.rotate_and_drop(columns & !(moved >> 1), 0, DAS_RESET);
-            } else {
-                let moved = (columns >> 1) & fit;
-                out.rotate_and_drop(moved, -1, autorepeat_x);
-                out.rotate_and_drop(columns & !(moved << 1), 0, DAS_RESET);
-            }
-        } else {
-            out.rotate_and_drop(columns, 0, autorepeat_x);
+            let moved = (columns >> 1) & fit;
+            out.rotate_and_drop(moved, -1, autorepeat_x);
+            out.rotate_and_drop(columns & !(moved << 1), 0, DAS.reset);
         }
+    } else {
+        out.rotate_and_drop(columns, 0, autorepeat_x);
     }
     let count = out.count;
     (count, fall_timer, autorepeat_y)
@@ -1086,53 +1075,21 @@ fn frame_timers(
         if gravity.double && run < 2 {
             fall_timer = gravity.drop_speed;
         }
-        if drop_decision(
-            &mut fall_timer,
+        if drop_timers(
+            fall_timer,
             &mut autorepeat_y,
-            newly,
-            held,
+            Buttons::from_bits_retain(newly),
+            Buttons::from_bits_retain(held),
             gravity.drop_speed,
-        ) {
+        )
+        .falls()
+        {
             // `drop`: fallTimer cleared whether or not the row below is free.
             fall_timer = 0;
             drops += 1;
         }
     }
     (drops, fall_timer, autorepeat_y)
-}
-
-/// `drop_tetrimino`'s timers: whether the piece tries to move down a row this frame (a soft
-/// drop or gravity), with `autorepeatY` and `fallTimer` updated as the ROM updates them (the
-/// caller clears `fallTimer` when it drops).
-#[inline]
-fn drop_decision(
-    fall_timer: &mut u8,
-    autorepeat_y: &mut u8,
-    newly: u8,
-    held: u8,
-    drop_speed: u8,
-) -> bool {
-    if (*autorepeat_y as i8) < 0 {
-        if newly & DOWN == 0 {
-            *autorepeat_y = autorepeat_y.wrapping_add(1);
-            return false;
-        }
-        *autorepeat_y = 0;
-    }
-    if *autorepeat_y == 0 {
-        if held & (LEFT | RIGHT) == 0 && newly & DPAD == DOWN {
-            *autorepeat_y = 1;
-        }
-    } else if held & DPAD != DOWN {
-        *autorepeat_y = 0;
-    } else {
-        *autorepeat_y = autorepeat_y.wrapping_add(1);
-        if *autorepeat_y >= 3 {
-            *autorepeat_y = 1;
-            return true;
-        }
-    }
-    (fall_timer.wrapping_sub(drop_speed) as i8) >= 0
 }
 
 /// Checks [`step_group`] against [`super::search::step_piece`] for every column of a group:
@@ -1148,15 +1105,15 @@ pub fn frame_parts_agree(
     gravity: Gravity,
 ) -> bool {
     use super::search::{FrameResult, step_piece};
-    let Some(masks) = FitMasks::new(page, state.orientation) else {
+    let Some(masks) = FitMasks::new(page, state.piece.orientation.id()) else {
         return true;
     };
     let group = Group {
-        y: state.y,
+        y: state.piece.y,
         orientation: 0,
-        autorepeat_x: state.autorepeat_x,
-        fall_timer: state.fall_timer,
-        autorepeat_y: state.autorepeat_y,
+        autorepeat_x: state.piece.autorepeat_x,
+        fall_timer: state.piece.fall_timer,
+        autorepeat_y: state.piece.autorepeat_y,
         held: state.held,
     };
     let columns = columns & 0x3FF;
@@ -1167,7 +1124,8 @@ pub fn frame_parts_agree(
         if columns >> x & 1 == 0 {
             continue;
         }
-        let mut s = PieceState { x, ..state };
+        let mut s = state;
+        s.piece.x = x;
         let locked = step_piece(page, &mut s, buttons, gravity) == FrameResult::Locked;
         let found: Vec<&Part> = parts[..count]
             .iter()
@@ -1180,16 +1138,20 @@ pub fn frame_parts_agree(
             return false;
         };
         let o = masks.orientations[usize::from(p.orientation)];
-        if (s.x, s.y, s.orientation, s.autorepeat_x, locked)
-            != (
-                (i32::from(x) + i32::from(p.dx)) as u8,
-                p.y,
-                o,
-                p.autorepeat_x,
-                p.locked,
-            )
-            || s.fall_timer != fall_timer
-            || s.autorepeat_y != autorepeat_y
+        if (
+            s.piece.x,
+            s.piece.y,
+            s.piece.orientation.id(),
+            s.piece.autorepeat_x,
+            locked,
+        ) != (
+            (i32::from(x) + i32::from(p.dx)) as u8,
+            p.y,
+            o,
+            p.autorepeat_x,
+            p.locked,
+        ) || s.piece.fall_timer != fall_timer
+            || s.piece.autorepeat_y != autorepeat_y
         {
             return false;
         }

@@ -58,7 +58,7 @@ fn lock_and_clear_matches_the_engine() {
     nes.raw_mut().player = nes.raw().player1;
     let model = InputModel::new("X", true, 0).expect("valid");
     let mut searcher = Searcher::new();
-    let start = PieceState::from_nes(&nes, 0);
+    let start = PieceState::from_nes(&nes, 0).expect("a piece");
     let placements = searcher
         .search(&nes.raw().playfield, start, 9, &model)
         .to_vec();

@@ -9,7 +9,7 @@ use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, Sweeper, game};
 use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Modifiers, Nes};
+use playfield_nes::{Buttons, Modifiers, Nes, Orientation, rules};
 use proptest::prelude::*;
 
 /// The start of a game at a menu level, reached through the menus (cached: the menus take a
@@ -165,7 +165,7 @@ proptest! {
     fn placements_lock_where_found(s in setup(), model in models(), pick in any::<u64>()) {
         let nes = build(&s);
         let mut searcher = Searcher::new();
-        let start = PieceState::from_nes(&nes, 0);
+        let start = PieceState::from_nes(&nes, 0).expect("a piece");
         let placements = searcher.search(&nes.raw().playfield, start, gravity(&nes), &model).to_vec();
         // All of them on most cases would be slow at level 0; check up to 12 spread ones.
         let step = (placements.len() / 12).max(1);
@@ -196,7 +196,7 @@ proptest! {
     ) {
         let nes = build(&s);
         let mut searcher = Searcher::new();
-        let start = PieceState::from_nes(&nes, 0);
+        let start = PieceState::from_nes(&nes, 0).expect("a piece");
         let found: HashSet<(u8, u8, u8)> = searcher
             .search(&nes.raw().playfield, start, gravity(&nes), &model)
             .iter()
@@ -210,13 +210,13 @@ proptest! {
             let frame = f as u32 + 1;
             let b = random_buttons(&model, frame, prev, r);
             prev = b;
-            e.step(Buttons(b));
+            e.step(Buttons::from_bits_retain(b));
             let result = step_piece(&nes.raw().playfield, &mut m, b, speed);
-            prop_assert_eq!(m, PieceState::from_nes(&e, frame), "frame {}", frame);
+            prop_assert_eq!(m, PieceState::from_nes(&e, frame).expect("a piece"), "frame {}", frame);
             if result == FrameResult::Locked {
                 prop_assert_eq!(e.raw().player1.play_state, play_state::LOCK);
-                let lock = (m.x, m.y, m.orientation);
-                let valid = playfield_ai::nes::search::is_position_valid(&nes.raw().playfield, m.x, m.y, m.orientation);
+                let lock = (m.piece.x, m.piece.y, m.piece.orientation.id());
+                let valid = playfield_ai::nes::search::is_position_valid(&nes.raw().playfield, m.piece.x, m.piece.y, m.piece.orientation.id());
                 // A lock overlapping the stack is a top-out, which the search leaves out.
                 prop_assert!(!valid || found.contains(&lock), "lock {:?} not found", lock);
                 return Ok(());
@@ -248,7 +248,7 @@ fn finds_a_tuck_under_an_overhang() {
     nes.raw_mut().player = nes.raw().player1;
     let model = InputModel::new("X", true, 0).expect("valid");
     let mut searcher = Searcher::new();
-    let start = PieceState::from_nes(&nes, 0);
+    let start = PieceState::from_nes(&nes, 0).expect("a piece");
     let placements = searcher
         .search(&nes.raw().playfield, start, 5, &model)
         .to_vec();
@@ -322,16 +322,15 @@ proptest! {
         double in any::<bool>(),
     ) {
         let page = random_page(&heights, &holes, &tail);
-        let state = PieceState {
+        let piece = rules::PieceState {
             x: 0,
             y,
-            orientation,
+            orientation: Orientation::from_id(orientation).expect("an orientation"),
             autorepeat_x,
             fall_timer,
             autorepeat_y,
-            held,
-            frame: 0,
         };
+        let state = PieceState::from_rule(piece, held, 0);
         let gravity = Gravity { drop_speed: drop_speed(level), double };
         prop_assert!(playfield_ai::nes::sweep::frame_parts_agree(&page, state, columns, buttons, gravity));
     }
@@ -341,7 +340,7 @@ proptest! {
     #[test]
     fn sweep_equals_search(s in setup(), model in models(), pick in any::<u64>()) {
         let nes = build(&s);
-        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, 0), &model, pick)?;
+        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, 0).expect("a piece"), &model, pick)?;
     }
 
     /// The same for the taps-only model without soft drop at 30 Hz and slower, which the sweep
@@ -360,7 +359,7 @@ proptest! {
         let s = Setup { held: if release { 0 } else { s.held }, ..s };
         let nes = build(&s);
         let model = InputModel { soft_drop: false, ..InputModel::new(timeline, false, 0).expect("valid") };
-        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, frame), &model, pick)?;
+        sweep_equals_search_from(&nes, PieceState::from_nes(&nes, frame).expect("a piece"), &model, pick)?;
     }
 }
 
@@ -401,19 +400,22 @@ fn sweep_equals_search_from(
         // The sequence is one the input model allows.
         let mut prev = nes.raw().held_buttons_player1;
         for (f, b) in inputs.iter().enumerate() {
-            let newly = b.0 & !prev;
+            let newly = b.bits() & !prev;
             let frame = start.frame + f as u32 + 1;
             prop_assert!(
                 newly == 0 || model.may_press(frame),
                 "press on frame {}",
                 frame
             );
-            prop_assert!(model.soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
             prop_assert!(
-                model.das || b.0 & prev & 0x03 == 0,
+                model.soft_drop || b.bits() & 0x04 == 0,
+                "Down without soft drop"
+            );
+            prop_assert!(
+                model.das || b.bits() & prev & 0x03 == 0,
                 "a direction held without DAS"
             );
-            prev = b.0;
+            prev = b.bits();
         }
         let mut e = nes.clone();
         for (f, &b) in inputs.iter().enumerate() {
@@ -458,7 +460,7 @@ proptest! {
         soft_drop in any::<bool>(),
     ) {
         let page = random_page(&heights, &holes, &[]);
-        let start = PieceState::spawn(orientation, autorepeat_x);
+        let start = PieceState::spawn(Orientation::from_id(orientation).expect("an orientation"), autorepeat_x);
         let model = InputModel { soft_drop, ..InputModel::new(timeline, das, 0).expect("valid") };
         let mut searcher = Searcher::new();
         let searched: HashMap<(u8, u8, u8), u32> = searcher
@@ -480,16 +482,16 @@ proptest! {
             let mut s = start;
             let mut prev = 0u8;
             for (f, b) in inputs.iter().enumerate() {
-                let newly = b.0 & !prev;
+                let newly = b.bits() & !prev;
                 prop_assert!(newly == 0 || model.may_press(f as u32 + 1), "press on frame {}", f + 1);
-                prop_assert!(soft_drop || b.0 & 0x04 == 0, "Down without soft drop");
-                prop_assert!(das || b.0 & prev & 0x03 == 0, "a direction held without DAS");
-                prev = b.0;
-                let result = step_piece(&page, &mut s, b.0, Gravity::from(level));
+                prop_assert!(soft_drop || b.bits() & 0x04 == 0, "Down without soft drop");
+                prop_assert!(das || b.bits() & prev & 0x03 == 0, "a direction held without DAS");
+                prev = b.bits();
+                let result = step_piece(&page, &mut s, b.bits(), Gravity::from(level));
                 let last = f + 1 == inputs.len();
                 prop_assert_eq!(result == FrameResult::Locked, last, "frame {}", f + 1);
             }
-            prop_assert_eq!((s.x, s.y, s.orientation), (p.x, p.y, p.orientation));
+            prop_assert_eq!((s.piece.x, s.piece.y, s.piece.orientation.id()), (p.x, p.y, p.orientation));
         }
     }
 }
@@ -499,7 +501,8 @@ proptest! {
 mod ranking {
     use playfield_ai::nes::players::{self, PLAYERS};
     use playfield_ai::nes::{InputModel, PieceState, Situation, Workspace};
-    use playfield_nes::tables::{SPAWN_TABLE, TILE_EMPTY};
+    use playfield_nes::tables::TILE_EMPTY;
+    use playfield_nes::{Board, Piece};
     use proptest::prelude::*;
 
     const TILE_BLOCK: u8 = 0x7B;
@@ -529,11 +532,11 @@ mod ranking {
             level in prop_oneof![Just(18u8), Just(19), Just(29)],
             reaction in prop_oneof![Just(0u32), Just(18)],
         ) {
-            let page = board(&heights, &holes);
+            let page = Board::from_page(&board(&heights, &holes));
             let input = InputModel::new("X.", true, reaction).unwrap();
-            let start = PieceState::spawn(SPAWN_TABLE[piece], 0);
-            let situation = Situation::a_type(level, [0x20, 0x01]);
-            let next = next.map(|n| SPAWN_TABLE[n]);
+            let start = PieceState::spawn(Piece::ALL[piece].spawn_orientation(), 0);
+            let situation = Situation::a_type(level, 120);
+            let next = next.map(|n| Piece::ALL[n]);
             for info in PLAYERS {
                 let player = players::by_name(info.name, input.clone()).unwrap();
                 let decision = player.decide(&mut Workspace::new(), &page, start, situation, next);

@@ -440,7 +440,7 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
     let mut samples: Vec<ScoreSample> = Vec::new();
     for &buttons in input {
         nes.step(buttons);
-        if nes.raw().game_mode != playfield_nes::raw::game_mode::PLAY {
+        if nes.game_mode() != playfield_nes::GameMode::Play {
             continue;
         }
         let point = ScoreSample {

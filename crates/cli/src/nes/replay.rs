@@ -143,7 +143,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                     if let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0) {
                         phase_dependent.push((nes.frame(), counts));
                     }
-                    top_level = top_level.max(nes.raw().player1.level_number);
+                    top_level = top_level.max(nes.level());
                     if events.crashed() {
                         break;
                     }
@@ -167,7 +167,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                         lag_frames.push(nes.frame());
                     }
                     if watch_level {
-                        top_level = top_level.max(nes.raw().player1.level_number);
+                        top_level = top_level.max(nes.level());
                     }
                     if watch_phases
                         && let Some(counts) = nes.phase_counts().filter(|c| c.lag + c.crash > 0)

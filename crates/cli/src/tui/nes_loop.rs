@@ -350,7 +350,7 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
             if buttons & 0x0C == 0x0C {
                 buttons &= !0x0C;
             }
-            let events = nes.step(Buttons(buttons));
+            let events = nes.step(Buttons::from_bits_retain(buttons));
             if events.has(Events::UNSUPPORTED) {
                 bail!(
                     "the engine stopped at frame {}: {}",
@@ -395,7 +395,7 @@ pub fn play_human(demo: Option<Arc<DemoData>>) -> Result<()> {
                 let Some(b) = button_for(k.code) else {
                     continue;
                 };
-                let bit = b.0.trailing_zeros() as usize;
+                let bit = b.bits().trailing_zeros() as usize;
                 held[bit] = match k.kind {
                     KeyEventKind::Release => None,
                     _ => Some(Instant::now()),

@@ -450,7 +450,7 @@ impl Movie {
 /// Writes a gamepad field: the letter when pressed, `.` when released.
 fn push_pad(out: &mut String, buttons: Buttons) {
     for (i, &letter) in Buttons::FM2_LETTERS.iter().enumerate() {
-        out.push(if buttons.0 & (1 << i) != 0 {
+        out.push(if buttons.bits() & (1 << i) != 0 {
             char::from(letter)
         } else {
             '.'
@@ -626,7 +626,7 @@ fn parse_pad((start, field): (usize, &str), port: u8, line_no: usize) -> Result<
             ));
         }
     }
-    Ok(Buttons(bits))
+    Ok(Buttons::from_bits_retain(bits))
 }
 
 /// At most 60 characters of a line, for error messages about arbitrary input.
@@ -643,8 +643,8 @@ fn guid_for(lines: &[InputLine]) -> String {
     };
     for l in lines {
         mix(l.command.0);
-        mix(l.buttons.0);
-        mix(l.port1.0);
+        mix(l.buttons.bits());
+        mix(l.port1.bits());
     }
     let a = h;
     let b = a.rotate_left(29).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ lines.len() as u64;
@@ -696,10 +696,10 @@ mod tests {
             pad[i] = letter;
             let text = format!("{HEADER}|0|{}|||\n", std::str::from_utf8(&pad).unwrap());
             let m = Movie::parse(&text).unwrap();
-            assert_eq!(m.lines[0].buttons, Buttons(1 << i));
+            assert_eq!(m.lines[0].buttons, Buttons::from_bits_retain(1 << i));
         }
         assert_eq!(Buttons::FM2_LETTERS[4], b'T');
-        assert_eq!(Buttons(1 << 4), Buttons::START);
+        assert_eq!(Buttons::from_bits_retain(1 << 4), Buttons::START);
     }
 
     #[test]
@@ -712,7 +712,7 @@ mod tests {
 
     #[test]
     fn round_trips_through_text() {
-        let buttons: Vec<Buttons> = (0..=255u8).map(Buttons).collect();
+        let buttons: Vec<Buttons> = (0..=255u8).map(Buttons::from_bits_retain).collect();
         let m = Movie::new(buttons.iter().copied());
         let text = m.to_fm2();
         assert!(text.starts_with("version 3\n"));

@@ -195,7 +195,7 @@ impl Nes {
     pub(crate) fn ending_loop_waited(&mut self) -> Flow {
         let type_a = self.raw.game_type == 0;
         if (type_a && self.raw.ending_custom_vars[0] != 0)
-            || self.raw.newly_pressed_buttons_player1 != Buttons::START.0
+            || self.raw.newly_pressed_buttons_player1 != Buttons::START.bits()
         {
             return self.ending_loop();
         }

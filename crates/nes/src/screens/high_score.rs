@@ -79,17 +79,17 @@ impl Nes {
     pub(crate) fn high_score_entry_frame(&mut self) -> Flow {
         let newly = self.raw.newly_pressed_buttons_player1;
         let held = self.raw.held_buttons_player1;
-        if newly & Buttons::START.0 != 0 {
+        if newly & Buttons::START.bits() != 0 {
             return Flow::Wait(Wait::HighScoreDone);
         }
         let letter = &mut self.raw.high_score_entry_name_offset_for_letter;
-        if newly & (Buttons::A.0 | Buttons::RIGHT.0) != 0 {
+        if newly & (Buttons::A.bits() | Buttons::RIGHT.bits()) != 0 {
             *letter = letter.wrapping_add(1);
             if (letter.wrapping_sub(6) as i8) >= 0 {
                 *letter = 0;
             }
         }
-        if newly & (Buttons::B.0 | Buttons::LEFT.0) != 0 {
+        if newly & (Buttons::B.bits() | Buttons::LEFT.bits()) != 0 {
             *letter = letter.wrapping_sub(1);
             if (*letter as i8) < 0 {
                 *letter = 5;
@@ -100,14 +100,14 @@ impl Nes {
                 .high_score_entry_name_offset_for_row
                 .wrapping_add(self.raw.high_score_entry_name_offset_for_letter),
         ) % self.raw.high_score_names.len();
-        if held & Buttons::DOWN.0 != 0 && self.raw.frame_counter & 7 == 0 {
+        if held & Buttons::DOWN.bits() != 0 && self.raw.frame_counter & 7 == 0 {
             let mut v = self.raw.high_score_names[x].wrapping_sub(1);
             if (v as i8) < 0 {
                 v = v.wrapping_add(0x2C);
             }
             self.raw.high_score_names[x] = v;
         }
-        if held & Buttons::UP.0 != 0 && self.raw.frame_counter & 7 == 0 {
+        if held & Buttons::UP.bits() != 0 && self.raw.frame_counter & 7 == 0 {
             let mut v = self.raw.high_score_names[x].wrapping_add(1);
             if (v.wrapping_sub(0x2C) as i8) >= 0 {
                 v = v.wrapping_sub(0x2C);

@@ -5,7 +5,7 @@ use crate::ram::game_mode;
 use crate::screens::Screen;
 use crate::vocabulary::buttons::Buttons;
 
-const START: u8 = Buttons::START.0;
+const START: u8 = Buttons::START.bits();
 
 impl Nes {
     /// `gameMode_legalScreen`: up to the copy of the screen.
@@ -75,18 +75,18 @@ impl Nes {
     /// for equality, so two buttons pressed on the same frame do nothing.
     pub(crate) fn game_type_menu_frame(&mut self) -> Flow {
         let newly = self.raw.newly_pressed_buttons_player1;
-        if newly == Buttons::RIGHT.0 {
+        if newly == Buttons::RIGHT.bits() {
             self.raw.game_type = 1;
-        } else if newly == Buttons::LEFT.0 {
+        } else if newly == Buttons::LEFT.bits() {
             self.raw.game_type = 0;
         }
-        if newly == Buttons::DOWN.0 && self.raw.music_type != 3 {
+        if newly == Buttons::DOWN.bits() && self.raw.music_type != 3 {
             self.raw.music_type = self.raw.music_type.wrapping_add(1);
             self.set_music_track(
                 crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)],
             );
         }
-        if newly == Buttons::UP.0 && self.raw.music_type != 0 {
+        if newly == Buttons::UP.bits() && self.raw.music_type != 0 {
             self.raw.music_type = self.raw.music_type.wrapping_sub(1);
             self.set_music_track(
                 crate::tables::MUSIC_SELECTION_TABLE[usize::from(self.raw.music_type & 7)],
@@ -96,7 +96,7 @@ impl Nes {
             self.raw.game_mode += 1;
             return Flow::Ret(0x02);
         }
-        if newly == Buttons::B.0 {
+        if newly == Buttons::B.bits() {
             self.raw.frame_counter &= 0x00FF;
             self.raw.game_mode = self.raw.game_mode.wrapping_sub(1);
             return Flow::Ret(0x00);
@@ -124,14 +124,14 @@ impl Nes {
         self.raw.original_y = self.raw.selecting_level_or_height;
         let newly = self.raw.newly_pressed_buttons_player1;
         if newly == START {
-            if self.raw.held_buttons_player1 == Buttons::A.0 | START {
+            if self.raw.held_buttons_player1 == Buttons::A.bits() | START {
                 self.raw.player1.start_level = self.raw.player1.start_level.wrapping_add(10);
             }
             self.raw.game_mode_state = 0;
             self.raw.game_mode += 1;
             return Flow::Ret(0x02);
         }
-        if newly == Buttons::B.0 {
+        if newly == Buttons::B.bits() {
             self.raw.game_mode = self.raw.game_mode.wrapping_sub(1);
             return Flow::Ret(0x02);
         }
@@ -157,7 +157,7 @@ impl Nes {
         let selecting_height = self.raw.selecting_level_or_height != 0;
         let level = &mut self.raw.player.start_level;
         let height = &mut self.raw.player.start_height;
-        if newly == Buttons::RIGHT.0 {
+        if newly == Buttons::RIGHT.bits() {
             if selecting_height {
                 if *height != 5 {
                     *height = height.wrapping_add(1);
@@ -166,7 +166,7 @@ impl Nes {
                 *level = level.wrapping_add(1);
             }
         }
-        if newly == Buttons::LEFT.0 {
+        if newly == Buttons::LEFT.bits() {
             if selecting_height {
                 if *height != 0 {
                     *height = height.wrapping_sub(1);
@@ -175,7 +175,7 @@ impl Nes {
                 *level = level.wrapping_sub(1);
             }
         }
-        if newly == Buttons::DOWN.0 {
+        if newly == Buttons::DOWN.bits() {
             if selecting_height {
                 if (height.wrapping_sub(3) as i8) < 0 {
                     *height = height.wrapping_add(3);
@@ -184,7 +184,7 @@ impl Nes {
                 *level = level.wrapping_add(5);
             }
         }
-        if newly == Buttons::UP.0 {
+        if newly == Buttons::UP.bits() {
             if selecting_height {
                 if (height.wrapping_sub(3) as i8) >= 0 {
                     *height = height.wrapping_sub(3);
@@ -193,7 +193,7 @@ impl Nes {
                 *level = level.wrapping_sub(5);
             }
         }
-        if self.raw.game_type != 0 && newly == Buttons::A.0 {
+        if self.raw.game_type != 0 && newly == Buttons::A.bits() {
             self.raw.selecting_level_or_height ^= 1;
         }
     }

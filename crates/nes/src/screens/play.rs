@@ -9,6 +9,7 @@ use crate::tables::*;
 use crate::vocabulary::buttons::Buttons;
 use crate::vocabulary::events::Events;
 use crate::vocabulary::modifiers::UncappedScore;
+use crate::vocabulary::piece::Orientation;
 use crate::vocabulary::unsupported::Unsupported;
 
 impl Nes {
@@ -103,7 +104,7 @@ impl Nes {
         // A keeps heldButtons_player1, so holding exactly Right+Left+Down (7) makes the main loop
         // wait a frame here, as in the ROM.
         let held = self.raw.held_buttons_player1;
-        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits() {
             self.raw.game_mode_state = 6;
             self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
@@ -115,7 +116,7 @@ impl Nes {
         // gameModeState_startButtonHandling (`gameMode` is play here, not the demo)
         let a = if self.raw.render_mode != 3 {
             self.raw.render_mode
-        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.bits() == 0 {
             0
         } else if self.raw.player1.play_state == play_state::CURTAIN {
             play_state::CURTAIN
@@ -157,12 +158,12 @@ impl Nes {
     /// level reaching the lag model's, a state the engine does not model).
     #[inline(never)]
     pub(crate) fn play_frame_steady(&mut self, buttons: Buttons) -> Events {
-        let held = buttons.0;
+        let held = buttons.bits();
         let newly = held & !self.raw.held_buttons_player1;
-        let select_start = Buttons::SELECT.0 | Buttons::START.0;
+        let select_start = Buttons::SELECT.bits() | Buttons::START.bits();
         if held & select_start != 0
             && (newly & select_start != 0
-                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0)
+                || held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits())
         {
             return self.play_frame_continued(buttons);
         }
@@ -172,14 +173,12 @@ impl Nes {
         let left = match self.raw.player1.play_state {
             play_state::ACTIVE => {
                 self.steady_nmi_and_counters(newly, held, false);
-                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                if let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) {
+                    self.player_controls_active_tetrimino(orientation);
+                    None
+                } else {
                     self.raw.game_mode_state = 4;
                     Some(self.stop_unsupported(Unsupported::HiddenOrientation))
-                } else {
-                    self.shift_tetrimino();
-                    self.rotate_tetrimino();
-                    self.drop_tetrimino();
-                    None
                 }
             }
             play_state::LOCK => {
@@ -484,7 +483,7 @@ impl Nes {
             self.raw.two_player_piece_delay_counter =
                 self.raw.two_player_piece_delay_counter.wrapping_add(1);
         }
-        let mut a = self.raw.newly_pressed_buttons_player1 & Buttons::SELECT.0;
+        let mut a = self.raw.newly_pressed_buttons_player1 & Buttons::SELECT.bits();
         if a != 0 {
             self.raw.display_next_piece ^= 1;
             a = self.raw.display_next_piece;
@@ -570,12 +569,10 @@ impl Nes {
         match self.raw.player.play_state {
             0 => self.raw.player.current_piece = ORIENTATION_HIDDEN,
             1 => {
-                if usize::from(self.raw.player.current_piece) >= ROTATION_TABLE.len() {
+                let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) else {
                     return Some(self.stop_unsupported(Unsupported::HiddenOrientation));
-                }
-                self.shift_tetrimino();
-                self.rotate_tetrimino();
-                self.drop_tetrimino();
+                };
+                self.player_controls_active_tetrimino(orientation);
             }
             2 => self.play_state_lock_tetrimino(),
             3 => self.play_state_check_for_completed_rows(),
@@ -603,66 +600,74 @@ impl Nes {
         )
     }
 
-    /// `isPositionValid` for the active piece moved to `x`, `y` in orientation `piece` (the
-    /// routines test a move before they store it).
-    #[inline]
-    fn is_position_valid_at(&self, x: u8, y: u8, piece: u8) -> bool {
-        rules::is_position_valid(&self.raw.playfield, x, y, piece)
+    /// `playState_playerControlsActiveTetrimino`: the movement rule on the RAM's piece, with what
+    /// the routines record around it (the shift and rotation sounds, `holdDownPoints`,
+    /// `dropSpeed`, the lock). The rule's decisions ([`rules::Das::autorepeat`],
+    /// [`rules::drop_timers`], the rotation table through [`Orientation`]) are taken from
+    /// [`rules`]; the moves are applied in place, store by store, as the routines make them
+    /// (copying the piece's state out, through the rule and back measured about 30 more
+    /// instructions a frame, on frames of about 70). The AI's frame-by-frame property tests hold
+    /// this to
+    /// [`rules::PieceState::control_frame`]. `currentPiece` is a real orientation (the callers
+    /// stop at `hidden`).
+    #[inline(always)]
+    fn player_controls_active_tetrimino(&mut self, orientation: Orientation) {
+        let newly = Buttons::from_bits_retain(self.raw.newly_pressed_buttons);
+        let held = Buttons::from_bits_retain(self.raw.held_buttons);
+        self.shift_tetrimino(orientation, newly, held);
+        self.rotate_tetrimino(newly);
+        self.drop_tetrimino(newly, held);
     }
 
-    /// `shift_tetrimino`: DAS.
+    /// `shift_tetrimino`: DAS ([`rules::Das::autorepeat`]), undone when blocked.
     #[inline(always)]
-    fn shift_tetrimino(&mut self) {
-        let held = self.raw.held_buttons;
-        if held & Buttons::DOWN.0 != 0 {
+    fn shift_tetrimino(&mut self, orientation: Orientation, newly: Buttons, held: Buttons) {
+        let das = rules::Das::of(self.region);
+        let before = self.raw.player.autorepeat_x;
+        let (tries, autorepeat_x) = das.autorepeat(before, newly, held);
+        if autorepeat_x != before {
+            self.store_player(|p| p.autorepeat_x = autorepeat_x);
+        }
+        if !tries {
             return;
         }
-        let lr = Buttons::LEFT.0 | Buttons::RIGHT.0;
-        if self.raw.newly_pressed_buttons & lr != 0 {
-            self.store_player(|p| p.autorepeat_x = 0);
-        } else {
-            if held & lr == 0 {
-                return;
-            }
-            let autorepeat_x = self.raw.player.autorepeat_x.wrapping_add(1);
-            if (autorepeat_x.wrapping_sub(self.region.das_reset()) as i8) < 0 {
-                self.store_player(|p| p.autorepeat_x = autorepeat_x);
-                return;
-            }
-            let delay = self.region.das_delay();
-            self.store_player(|p| p.autorepeat_x = delay);
-        }
         let p = &self.raw.player;
-        let x = if held & Buttons::RIGHT.0 != 0 {
+        let x = if held.contains(Buttons::RIGHT) {
             p.tetrimino_x.wrapping_add(1)
-        } else if held & Buttons::LEFT.0 != 0 {
+        } else if held.contains(Buttons::LEFT) {
             p.tetrimino_x.wrapping_sub(1)
         } else {
             return;
         };
-        if self.is_position_valid_at(x, p.tetrimino_y, p.current_piece) {
+        if rules::is_position_valid(&self.raw.playfield, x, p.tetrimino_y, orientation.id()) {
             self.store_player(|p| p.tetrimino_x = x);
             self.sound_effect(1, 0x03);
         } else {
-            let reset = self.region.das_reset();
-            self.store_player(|p| p.autorepeat_x = reset);
+            self.store_player(|p| p.autorepeat_x = das.reset);
         }
     }
 
     /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
     #[inline(always)]
-    fn rotate_tetrimino(&mut self) {
+    fn rotate_tetrimino(&mut self, newly: Buttons) {
         let p = &self.raw.player;
-        let column = if self.raw.newly_pressed_buttons & Buttons::A.0 != 0 {
-            1
-        } else if self.raw.newly_pressed_buttons & Buttons::B.0 != 0 {
-            0
+        let Some(orientation) = Orientation::from_id(p.current_piece) else {
+            return;
+        };
+        let turned = if newly.contains(Buttons::A) {
+            orientation.clockwise()
+        } else if newly.contains(Buttons::B) {
+            orientation.counter_clockwise()
         } else {
             return;
         };
-        let piece = ROTATION_TABLE[usize::from(p.current_piece)][column];
-        if self.is_position_valid_at(p.tetrimino_x, p.tetrimino_y, piece) {
-            self.store_player(|p| p.current_piece = piece);
+        if rules::is_position_valid(
+            &self.raw.playfield,
+            p.tetrimino_x,
+            p.tetrimino_y,
+            turned.id(),
+        ) {
+            self.store_player(|p| p.current_piece = turned.id());
             self.sound_effect(1, 0x05);
         }
     }
@@ -672,15 +677,15 @@ impl Nes {
     /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
     /// speed, so the piece falls two rows a frame at level 29 gravity.
     #[inline(always)]
-    fn drop_tetrimino(&mut self) {
+    fn drop_tetrimino(&mut self, newly: Buttons, held: Buttons) {
         if self.modifiers.double_speed_at(self.raw.player.level_number) {
             for _ in 0..2 {
                 let speed = self.drop_speed_for_level();
                 self.store_player(|p| p.fall_timer = speed);
-                self.drop_tetrimino_actual();
+                self.drop_tetrimino_actual(newly, held);
             }
         }
-        self.drop_tetrimino_actual();
+        self.drop_tetrimino_actual(newly, held);
     }
 
     /// `@lookupDropSpeed`'s value for the current level.
@@ -689,49 +694,39 @@ impl Nes {
         self.region.drop_speed(self.raw.player.level_number)
     }
 
-    /// `drop_tetrimino` of the ROM: the opening delay, soft drop and gravity.
+    /// `drop_tetrimino` of the ROM: its timers ([`rules::drop_timers`]: the opening delay, soft
+    /// drop and gravity), then the row down.
     #[inline(always)]
-    fn drop_tetrimino_actual(&mut self) {
-        let dpad = Buttons::UP.0 | Buttons::DOWN.0 | Buttons::LEFT.0 | Buttons::RIGHT.0;
-        let mut autorepeat_y = self.raw.player.autorepeat_y;
-        if (autorepeat_y as i8) < 0 {
-            // The opening delay: only a Down press ends it early.
-            if self.raw.newly_pressed_buttons & Buttons::DOWN.0 == 0 {
-                self.store_player(|p| p.autorepeat_y = autorepeat_y.wrapping_add(1));
-                return;
-            }
-            autorepeat_y = 0;
-            self.store_player(|p| p.autorepeat_y = 0);
-        }
-        if autorepeat_y == 0 {
-            // @playing: a soft drop starts on a fresh Down press without Left or Right held.
-            if self.raw.held_buttons & (Buttons::LEFT.0 | Buttons::RIGHT.0) == 0
-                && self.raw.newly_pressed_buttons & dpad == Buttons::DOWN.0
-            {
-                self.store_player(|p| p.autorepeat_y = 1);
-            }
-        } else if self.raw.held_buttons & dpad != Buttons::DOWN.0 {
-            self.store_player(|p| {
-                p.autorepeat_y = 0;
-                p.hold_down_points = 0;
-            });
-        } else {
-            let autorepeat_y = autorepeat_y.wrapping_add(1);
-            if autorepeat_y >= 3 {
-                let points = self.raw.player.hold_down_points.wrapping_add(1);
-                self.store_player(|p| {
-                    p.autorepeat_y = 1;
-                    p.hold_down_points = points;
-                });
-                self.drop();
-                return;
-            }
+    fn drop_tetrimino_actual(&mut self, newly: Buttons, held: Buttons) {
+        let before = self.raw.player.autorepeat_y;
+        let mut autorepeat_y = before;
+        let speed = self.drop_speed_for_level();
+        let step = rules::drop_timers(
+            self.raw.player.fall_timer,
+            &mut autorepeat_y,
+            newly,
+            held,
+            speed,
+        );
+        if autorepeat_y != before {
             self.store_player(|p| p.autorepeat_y = autorepeat_y);
         }
-        // @lookupDropSpeed; the comparison with fallTimer is signed (`bpl`).
-        self.raw.drop_speed = self.drop_speed_for_level();
-        if (self.raw.player.fall_timer.wrapping_sub(self.raw.drop_speed) as i8) >= 0 {
-            self.drop();
+        match step {
+            rules::DropStep::Delayed => {}
+            rules::DropStep::SoftDrop => {
+                let points = self.raw.player.hold_down_points.wrapping_add(1);
+                self.store_player(|p| p.hold_down_points = points);
+                self.drop();
+            }
+            rules::DropStep::Gravity { released, falls } => {
+                if released {
+                    self.store_player(|p| p.hold_down_points = 0);
+                }
+                self.raw.drop_speed = speed;
+                if falls {
+                    self.drop();
+                }
+            }
         }
     }
 
@@ -739,7 +734,7 @@ impl Nes {
     fn drop(&mut self) {
         let p = &self.raw.player;
         let y = p.tetrimino_y.wrapping_add(1);
-        if self.is_position_valid_at(p.tetrimino_x, y, p.current_piece) {
+        if rules::is_position_valid(&self.raw.playfield, p.tetrimino_x, y, p.current_piece) {
             self.store_player(|p| {
                 p.fall_timer = 0;
                 p.tetrimino_y = y;
@@ -1037,7 +1032,7 @@ impl Nes {
             if self.raw.player1.score[2] >= 0x03 {
                 return Some(self.start_type_a_ending());
             }
-            if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+            if self.raw.newly_pressed_buttons_player1 == Buttons::START.bits() {
                 self.raw.player.play_state = play_state::GAME_OVER;
                 self.raw.newly_pressed_buttons_player1 = 0;
             }
@@ -1060,7 +1055,7 @@ impl Nes {
     /// `gameModeState_checkForResetKeyCombo`: A+B+Select+Start goes back to the legal screen.
     fn game_mode_state_check_for_reset_key_combo(&mut self) -> Flow {
         let held = self.raw.held_buttons_player1;
-        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).0 {
+        if held == (Buttons::A | Buttons::B | Buttons::SELECT | Buttons::START).bits() {
             self.raw.game_mode = game_mode::LEGAL;
             return Flow::Ret(0);
         }
@@ -1074,13 +1069,13 @@ impl Nes {
     fn game_mode_state_start_button_handling(&mut self) -> Flow {
         let a;
         if self.raw.game_mode == game_mode::DEMO
-            && self.raw.newly_pressed_buttons_player1 == Buttons::START.0
+            && self.raw.newly_pressed_buttons_player1 == Buttons::START.bits()
         {
             self.raw.game_mode = game_mode::TITLE;
             a = 0x01;
         } else if self.raw.render_mode != 3 {
             a = self.raw.render_mode;
-        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.0 == 0 {
+        } else if self.raw.newly_pressed_buttons_player1 & Buttons::START.bits() == 0 {
             a = 0;
         } else if self.raw.player1.play_state == play_state::CURTAIN {
             a = play_state::CURTAIN;
@@ -1095,7 +1090,7 @@ impl Nes {
 
     /// One pass of the pause loop.
     pub(crate) fn pause_frame(&mut self) -> Flow {
-        if self.raw.newly_pressed_buttons_player1 == Buttons::START.0 {
+        if self.raw.newly_pressed_buttons_player1 == Buttons::START.bits() {
             self.music_staging_noise_hi(0x00);
             self.raw.player1.vram_row = 0;
             self.raw.render_mode = 3;

@@ -127,36 +127,64 @@ impl GameType {
     }
 }
 
+/// The tile [`Board::to_page`] puts in a filled cell (one of the ROM's block tiles).
+const BLOCK_TILE: u8 = 0x7B;
+/// Where row −2 starts in the page: rows −2 and −1 wrap to its last 20 bytes.
+const ABOVE_START: usize = 236;
+
 /// The visible 10×20 field as one bit per cell: bit `x` of `rows[y]` is column `x` of row `y`
 /// (row 0 at the top). A cell is filled when its tile is below `tileEmpty`, the collision rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     /// One row per entry, top first; bits 0-9 are the columns.
     pub rows: [u16; 20],
+    /// The two rows above the field (−2, then −1), in the same layout: a piece that locks
+    /// partly above the field leaves its minos there, out of sight (the page's bytes 236-255),
+    /// and the collision test still reads them.
+    pub above: [u16; 2],
 }
 
 impl Board {
     /// The board of a playfield page.
     #[must_use]
     pub fn from_page(page: &[u8; 256]) -> Board {
-        let mut rows = [0u16; 20];
-        for (y, row) in rows.iter_mut().enumerate() {
+        let row = |start: usize| {
+            (0..10).fold(0u16, |row, x| {
+                row | u16::from(page[start + x] < TILE_EMPTY) << x
+            })
+        };
+        Board {
+            rows: std::array::from_fn(|y| row(y * 10)),
+            above: [row(ABOVE_START), row(ABOVE_START + 10)],
+        }
+    }
+
+    /// A playfield page holding this board: a block tile in each filled cell, `tileEmpty` in the
+    /// others and in the bytes no row uses. The rules read only filled or not, so they answer on
+    /// it as on the game's page.
+    #[must_use]
+    pub fn to_page(&self) -> [u8; 256] {
+        let mut page = [TILE_EMPTY; 256];
+        let starts = (0..20)
+            .map(|y| y * 10)
+            .chain([ABOVE_START, ABOVE_START + 10]);
+        for (start, row) in starts.zip(self.rows.iter().chain(&self.above)) {
             for x in 0..10 {
-                if page[y * 10 + x] < TILE_EMPTY {
-                    *row |= 1 << x;
+                if row >> x & 1 != 0 {
+                    page[start + x] = BLOCK_TILE;
                 }
             }
         }
-        Board { rows }
+        page
     }
 
-    /// Whether the cell at column `x`, row `y` is filled (outside the field: false).
+    /// Whether the cell at column `x`, row `y` of the field is filled (outside it: false).
     #[must_use]
     pub fn filled(&self, x: usize, y: usize) -> bool {
         y < 20 && x < 10 && self.rows[y] >> x & 1 != 0
     }
 
-    /// Filled cells.
+    /// Filled cells of the field.
     #[must_use]
     pub fn cell_count(&self) -> u32 {
         self.rows.iter().map(|r| r.count_ones()).sum()
@@ -219,6 +247,13 @@ impl Nes {
         self.raw.player1.lines_decimal()
     }
 
+    /// The `lines` counter as a count ([`crate::rules::lines_count`]): [`Nes::lines`] up to 999
+    /// lines, and past it still the count the level-ups follow.
+    #[must_use]
+    pub fn line_count(&self) -> u32 {
+        crate::rules::lines_count(self.raw.player1.lines)
+    }
+
     /// `levelNumber`: the level being played (it keeps rising past 29 and wraps after 255).
     #[must_use]
     pub fn level(&self) -> u8 {
@@ -271,6 +306,37 @@ impl Nes {
         {
             return None;
         }
+        Some(ActivePiece {
+            orientation: Orientation::from_id(p.current_piece)?,
+            x: p.tetrimino_x,
+            y: p.tetrimino_y,
+        })
+    }
+
+    /// The movement state (position, orientation, DAS and fall timers) of the piece
+    /// [`Nes::last_piece`] gives: what the movement rule
+    /// ([`crate::rules::PieceState::control_frame`]) and the AI's searches start from, and
+    /// after a lock where the piece locked.
+    #[must_use]
+    pub fn piece_state(&self) -> Option<crate::rules::PieceState> {
+        let piece = self.last_piece()?;
+        let p = &self.raw.player1;
+        Some(crate::rules::PieceState {
+            x: piece.x,
+            y: piece.y,
+            orientation: piece.orientation,
+            autorepeat_x: p.autorepeat_x,
+            fall_timer: p.fall_timer,
+            autorepeat_y: p.autorepeat_y,
+        })
+    }
+
+    /// The piece `tetriminoX`, `tetriminoY` and `currentPiece` describe, whatever the play
+    /// state: the falling piece, or after a lock the piece that locked (until the next spawn);
+    /// `None` while the orientation is hidden (the game over).
+    #[must_use]
+    pub fn last_piece(&self) -> Option<ActivePiece> {
+        let p = &self.raw.player1;
         Some(ActivePiece {
             orientation: Orientation::from_id(p.current_piece)?,
             x: p.tetrimino_x,
@@ -334,7 +400,7 @@ impl Nes {
     /// The gamepad buttons held on the last frame (`heldButtons_player1`).
     #[must_use]
     pub fn held_buttons(&self) -> Buttons {
-        Buttons(self.raw.held_buttons_player1)
+        Buttons::from_bits_retain(self.raw.held_buttons_player1)
     }
 }
 
@@ -366,5 +432,33 @@ mod tests {
         assert_eq!(nes.board().cell_count(), 0);
         assert!(!nes.paused());
         assert!(nes.in_game());
+    }
+
+    #[test]
+    fn a_board_keeps_what_the_collision_test_reads_of_its_page() {
+        // Blocks in the field, in the two rows above it (the page's last 20 bytes) and bytes
+        // that are no row (200-235), which no rule reads.
+        let mut page = [TILE_EMPTY; 256];
+        for (i, cell) in page.iter_mut().enumerate() {
+            if i % 7 == 0 || i % 11 == 3 {
+                *cell = if i % 2 == 0 { BLOCK_TILE } else { 0x7C };
+            }
+        }
+        let board = Board::from_page(&page);
+        assert_ne!(board.above, [0, 0]);
+        let back = board.to_page();
+        assert_eq!(Board::from_page(&back), board);
+        // `tetriminoY` starts at 0 and only grows, so the minos reach rows −2 to 19.
+        for orientation in 0..19 {
+            for y in 0..21u8 {
+                for x in 0..12u8 {
+                    assert_eq!(
+                        crate::rules::is_position_valid(&back, x, y, orientation),
+                        crate::rules::is_position_valid(&page, x, y, orientation),
+                        "orientation {orientation} at ({x}, {y})"
+                    );
+                }
+            }
+        }
     }
 }

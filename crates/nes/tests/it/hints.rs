@@ -76,7 +76,7 @@ proptest! {
         for &(start, length) in &early {
             let end = (start + length).min(movie.len());
             for buttons in movie.iter_mut().take(end).skip(start) {
-                *buttons = Buttons(Buttons::RIGHT.0 | Buttons::LEFT.0 | Buttons::DOWN.0);
+                *buttons = Buttons::RIGHT | Buttons::LEFT | Buttons::DOWN;
             }
         }
         let lines: Vec<InputLine> = movie.into_iter().map(InputLine::new).collect();

@@ -50,7 +50,7 @@ fn a_button_on_line_k_shows_after_k_plus_1_lines() {
         e.step(Buttons::SELECT).unwrap();
         assert_eq!(
             e.ram()[HELD_BUTTONS_PLAYER1],
-            Buttons::SELECT.0,
+            Buttons::SELECT.bits(),
             "line {k} not seen after {} lines",
             k + 1
         );
@@ -142,7 +142,11 @@ fn in_play_one_frame_counter_step_and_held_buttons_per_line() {
         let counter = u16::from_le_bytes([ram[0xB1], ram[0xB2]]);
         assert_eq!(counter, previous.wrapping_add(1), "frame {}", line + 1);
         previous = counter;
-        let expect = if line == 400 { Buttons::SELECT.0 } else { 0 };
+        let expect = if line == 400 {
+            Buttons::SELECT.bits()
+        } else {
+            0
+        };
         assert_eq!(
             ram[HELD_BUTTONS],
             expect,

@@ -39,7 +39,7 @@ fn assert_same_as_rom(rom: &Rom, name: &str, lines: &[InputLine]) -> usize {
                 .iter()
                 .rev()
                 .take(8)
-                .map(|l| format!("{:02x}", l.buttons.0))
+                .map(|l| format!("{:02x}", l.buttons.bits()))
                 .collect();
             panic!(
                 "{name}: engine and ROM differ: {difference}\n  engine unsupported: {:?}\n  last \

@@ -170,7 +170,7 @@ impl Case {
         if let Some((at, tap)) = self.tap
             && at == frame
         {
-            b = b | tap;
+            b |= tap;
         }
         b
     }
@@ -564,7 +564,7 @@ fn heavy_frames_run_as_the_roms_instruction_by_instruction() {
                 // The `rts` (6 cycles) and the DMA (513 or 514).
                 dma_odd: nmi.dma_rts == Some(520),
             };
-            let buttons: Vec<u8> = (0..4).map(|k| case.buttons(nmi.frame + k).0).collect();
+            let buttons: Vec<u8> = (0..4).map(|k| case.buttons(nmi.frame + k).bits()).collect();
             let probe = probe_heavy_frame(&nmi.ram, &prg, phase, &buttons);
             compared += 1;
             let rom_part = &trace[nmi.index..];

@@ -14,9 +14,8 @@ use crate::webdriver::{Browser, TempDir, browser_required, find_browser};
 use playfield_ai::nes::{
     GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
 };
-use playfield_nes::Nes;
 use playfield_nes::fm2::Movie;
-use playfield_nes::tables::SPAWN_TABLE;
+use playfield_nes::{Board, GameType, Nes, Piece};
 use playfield_web::nes_frame::NesFrame;
 use serde_json::json;
 
@@ -295,16 +294,16 @@ fn library_choice(player: &Player) -> serde_json::Value {
     let decision = player
         .decide(
             &mut Workspace::new(),
-            &page_bytes,
-            PieceState::spawn(SPAWN_TABLE[5], 0),
+            &Board::from_page(&page_bytes),
+            PieceState::spawn(Piece::L.spawn_orientation(), 0),
             Situation {
                 level: 18,
-                lines: [0, 0],
-                game_type: 0,
+                lines: 0,
+                game_type: GameType::A,
                 double_speed_level: None,
                 line_cap: None,
             },
-            Some(SPAWN_TABLE[6]),
+            Some(Piece::I),
         )
         .unwrap();
     let p = decision.placement;

@@ -1,0 +1,84 @@
+//! A game's WebSocket session, as the Watch, Play and Standard Tetris views run it: the game on a
+//! blocking thread that sends frames and reads controls, and the socket between it and the page.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket};
+use serde::de::DeserializeOwned;
+use tokio::runtime::Handle;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+
+use crate::LiveGame;
+
+/// What a session does with a control message it cannot read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BadControl {
+    /// Passes over it.
+    Ignore,
+    /// Answers the page with `{"error": …}`.
+    Answer,
+}
+
+/// Runs one connection until either side goes: `game` on a blocking thread with the frames'
+/// sender (a channel of `frames` messages) and the controls' receiver, the frames out to the
+/// page and its controls in. Dropping the frames' receiver makes the game thread's next send
+/// fail: it ends and frees the game (and `live`, its count).
+pub(crate) async fn run<C>(
+    mut socket: WebSocket,
+    frames: usize,
+    live: LiveGame,
+    bad_control: BadControl,
+    game: impl FnOnce(mpsc::Sender<String>, mpsc::UnboundedReceiver<C>) + Send + 'static,
+) where
+    C: DeserializeOwned + Send + 'static,
+{
+    let (frames_tx, mut frames_rx) = mpsc::channel::<String>(frames);
+    let (control_tx, control_rx) = mpsc::unbounded_channel::<C>();
+    tokio::task::spawn_blocking(move || {
+        let _live = live;
+        game(frames_tx, control_rx);
+    });
+    loop {
+        tokio::select! {
+            frame = frames_rx.recv() => {
+                let Some(frame) = frame else { break };
+                if socket.send(Message::Text(frame.into())).await.is_err() {
+                    break;
+                }
+            }
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => match serde_json::from_str::<C>(&text) {
+                    Ok(c) => {
+                        let _ = control_tx.send(c);
+                    }
+                    Err(e) if bad_control == BadControl::Answer => {
+                        let error =
+                            serde_json::json!({ "error": format!("bad control message: {e}") });
+                        if socket.send(Message::Text(error.to_string().into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => {}
+                },
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+}
+
+/// Waits on the game thread for one of the server's search permits (one per core); `None` once
+/// the page has gone (`frames` closed), so a game without a page ends without queueing behind
+/// the others.
+pub(crate) fn search_permit(
+    runtime: &Handle,
+    searches: &Arc<Semaphore>,
+    frames: &mpsc::Sender<String>,
+) -> Option<OwnedSemaphorePermit> {
+    runtime.block_on(async {
+        tokio::select! {
+            permit = searches.clone().acquire_owned() => permit.ok(),
+            () = frames.closed() => None,
+        }
+    })
+}
