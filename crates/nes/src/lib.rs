@@ -75,7 +75,7 @@ pub use demo::DemoData;
 pub use engine::Nes;
 pub use events::Events;
 pub use heavy::CpuPhase;
-pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseCounts};
+pub use lag::{Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseChoice, PhaseCounts};
 pub use modifiers::{Modifiers, UncappedScore};
 pub use piece::{ActivePiece, Orientation, Piece};
 pub use program::{InesError, ProgramData};
