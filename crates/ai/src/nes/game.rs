@@ -537,9 +537,11 @@ pub fn play_game_with_rom(
                 config,
                 player,
                 &mut ws,
-                &mut plan,
-                &mut after_lock,
-                &mut piece_micros,
+                Pad {
+                    plan: &mut plan,
+                    after_lock: &mut after_lock,
+                    micros: &mut piece_micros,
+                },
             )
         };
         let events = nes.step(buttons);
@@ -626,11 +628,19 @@ fn next_play_buttons(
     config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
-    plan: &mut Option<PiecePlan>,
-    after_lock: &mut std::collections::VecDeque<Buttons>,
-    micros: &mut u32,
+    pad: Pad<'_>,
 ) -> Buttons {
-    next_play_buttons_gated(nes, config, player, ws, plan, after_lock, micros, || ())
+    next_play_buttons_gated(nes, config, player, ws, pad, || ())
+}
+
+/// What the player at the gamepad keeps from frame to frame.
+struct Pad<'a> {
+    /// The active piece's plan.
+    plan: &'a mut Option<PiecePlan>,
+    /// The buttons to press after the piece locks, before the next comes under control.
+    after_lock: &'a mut std::collections::VecDeque<Buttons>,
+    /// Time spent deciding on the current piece.
+    micros: &'a mut u32,
 }
 
 /// [`next_play_buttons`], calling `gate` just before a search and holding what it returns until
@@ -640,11 +650,14 @@ fn next_play_buttons_gated<G>(
     config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
-    plan: &mut Option<PiecePlan>,
-    after_lock: &mut std::collections::VecDeque<Buttons>,
-    micros: &mut u32,
+    pad: Pad<'_>,
     gate: impl FnOnce() -> G,
 ) -> Buttons {
+    let Pad {
+        plan,
+        after_lock,
+        micros,
+    } = pad;
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
     // main loop is back at gameModeState 2 with an active piece. Between pieces the player
     // presses nothing, but for the Select presses that keep a clear's frames clear of a crash.
@@ -937,9 +950,11 @@ impl Pilot {
                 &self.config,
                 &self.player,
                 &mut self.ws,
-                &mut self.plan,
-                &mut self.after_lock,
-                &mut self.decision_micros,
+                Pad {
+                    plan: &mut self.plan,
+                    after_lock: &mut self.after_lock,
+                    micros: &mut self.decision_micros,
+                },
                 gate,
             )
         };
