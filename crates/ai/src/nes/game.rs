@@ -1002,6 +1002,44 @@ mod tests {
     }
 
     #[test]
+    fn crash_risks_add_up_over_games_and_say_so() {
+        let mut total = CrashRisk::default();
+        assert_eq!(total.to_string(), "no crash risk");
+        let one = CrashRisk {
+            frames: 1,
+            most_phases: 32,
+            phases: 48,
+            first_frame: Some(130_400),
+        };
+        let other = CrashRisk {
+            frames: 3,
+            most_phases: 8,
+            phases: 48,
+            first_frame: Some(90_000),
+        };
+        total.add(&one);
+        total.add(&CrashRisk::default());
+        total.add(&other);
+        assert_eq!(
+            total,
+            CrashRisk {
+                frames: 4,
+                most_phases: 32,
+                phases: 48,
+                first_frame: Some(90_000),
+            }
+        );
+        assert_eq!(
+            one.to_string(),
+            "crash risk: 1 frame crashing in some phases (at most 32 of 48)"
+        );
+        // A game at low levels plays without the ROM's timing: nothing to observe.
+        let mut seen = CrashRisk::default();
+        seen.observe(&Nes::power_on());
+        assert_eq!(seen, CrashRisk::default());
+    }
+
+    #[test]
     fn caps_and_modifiers_are_checked_with_the_menus() {
         let mut config = GameConfig::a_type(18, 0);
         assert_eq!(config.validate(), Ok(()));
