@@ -32,8 +32,8 @@ pub mod tune;
 
 pub use eval::{Features, Weights};
 pub use game::{
-    GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot, game_seed, play_game,
-    play_game_with_rom,
+    CrashRisk, GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot, crash_free,
+    game_seed, play_game, play_game_with_rom,
 };
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Ranked, Situation, Workspace};

@@ -106,6 +106,8 @@ pub struct Nes {
     pub(crate) crash: Option<crate::lag::model::Crash>,
     /// The CPU's phase at the next frame that can lag, when a caller knows it.
     pub(crate) cpu_phase: Option<crate::lag::long_frame::CpuPhase>,
+    /// Which outcome an untold heavy frame follows.
+    pub(crate) phase_choice: crate::lag::model::PhaseChoice,
     /// The game's RAM variables under their disassembly names ([`Nes::raw`],
     /// [`Nes::raw_mut`]).
     pub(crate) raw: Ram,
@@ -192,6 +194,7 @@ impl Nes {
             music_clock: crate::lag::model::MusicClock::default(),
             crash: None,
             cpu_phase: None,
+            phase_choice: crate::lag::model::PhaseChoice::Majority,
             raw: Ram::default(),
             next_frame: NextFrame::Other,
         }

@@ -750,6 +750,10 @@ fn play_nes_game<'py>(
     d.set_item("pieces", r.pieces)?;
     d.set_item("end", end)?;
     d.set_item("lag_modelled", lag_modelled)?;
+    // Frames that crash on some consoles but not all: the game went on as where it survives.
+    d.set_item("crash_risk_frames", r.crash_risk.frames)?;
+    d.set_item("crash_risk_most_phases", r.crash_risk.most_phases)?;
+    d.set_item("level_wrapped", r.level_wrapped)?;
     d.set_item(
         "clean",
         !matches!(r.end, GameEnd::Mismatch(_) | GameEnd::Stopped(_)),

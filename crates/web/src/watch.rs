@@ -133,6 +133,7 @@ fn play<P>(
     permit: impl Fn() -> P,
 ) {
     let mut pilot = Pilot::new(&settings.config, settings.player.clone());
+    Pilot::prepare(&mut nes);
     // The menus carry nothing to watch (and wait up to 17 s for the seed): skip them.
     while nes.game_mode() != GameMode::Play && nes.frame() < MENU_FRAMES_MAX {
         let buttons = pilot.buttons(&nes);
@@ -212,6 +213,7 @@ fn play<P>(
                 "buttons": crate::analyse::button_letters(last_buttons),
                 "das": nes.raw().player.autorepeat_x,
                 "note": crate::lag_note(&nes, top_level),
+                "crash_risk": pilot.crash_risk(),
             });
             if stats_sent != stats_version {
                 message["stats"] = serde_json::to_value(&stats).unwrap_or_default();

@@ -17,7 +17,8 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::game::{
-    GameConfig, GameConfigError, GameEnd, GameResult, MAX_MENU_WAIT, game_seed, seed_with_menu_wait,
+    CrashRisk, GameConfig, GameConfigError, GameEnd, GameResult, MAX_MENU_WAIT, game_seed,
+    seed_with_menu_wait,
 };
 use super::input::{InputModel, InputModelError};
 use super::player::Player;
@@ -340,6 +341,11 @@ pub struct GameSummary {
     pub score_at_lines: [Option<u64>; 3],
     /// Points scored in each of [`BANDS`] (0 in a band the game did not reach).
     pub band_points: [u64; 4],
+    /// The frames that crash on some consoles (CPU phases) but not all, which the game went on
+    /// past as the consoles where it survives do.
+    pub crash_risk: CrashRisk,
+    /// The level went past 255 and wrapped to 0.
+    pub level_wrapped: bool,
     /// Per-piece decision time, median and 99th percentile, in milliseconds (one thread).
     /// Measured, so not part of the game's printed record (which is the same on every run).
     #[serde(skip)]
@@ -366,7 +372,15 @@ impl fmt::Display for GameSummary {
             self.frames,
             end_text(&self.end),
             self.band_points.map(|p| p.to_string()).join("/")
-        )
+        )?;
+        // Only games that reached the levels where a frame can crash say more.
+        if self.level_wrapped {
+            write!(f, "; the level wrapped past 255 to 0")?;
+        }
+        if self.crash_risk.frames > 0 {
+            write!(f, "; {}", self.crash_risk)?;
+        }
+        Ok(())
     }
 }
 
@@ -430,6 +444,8 @@ impl GameSummary {
             frames: r.frames,
             pieces: r.pieces,
             end: r.end.clone(),
+            crash_risk: r.crash_risk,
+            level_wrapped: r.level_wrapped,
             uncapped_score: r.uncapped_score,
             clears: r.clears,
             score_at_lines: SCORE_CHECKPOINTS.map(|l| r.score_at_lines(l)),
@@ -510,6 +526,12 @@ pub struct BenchSummary {
     pub band_points: Vec<BandPoints>,
     /// Share of games that ended (top-out) before 230 lines.
     pub ended_before_230: f64,
+    /// Games with a frame that crashes in some CPU phases but not all.
+    pub crash_risk_games: u64,
+    /// All games' such frames together, and the most phases crashing at one of them.
+    pub crash_risk: CrashRisk,
+    /// Games whose level went past 255 and wrapped to 0.
+    pub level_wrapped: u64,
     /// Per-piece decision time in milliseconds: median of the games' medians.
     pub decision_ms_median: f64,
     /// Per-piece decision time in milliseconds: the largest of the games' 99th percentiles.
@@ -547,6 +569,9 @@ pub struct BenchReport {
     decision_p99: f64,
     reached_level_29: u64,
     maxed_out: u64,
+    crash_risk_games: u64,
+    crash_risk: CrashRisk,
+    level_wrapped: u64,
     first_failure: Option<GameSummary>,
 }
 
@@ -604,6 +629,9 @@ impl BenchReport {
         }
         self.reached_level_29 += u64::from(game.level >= 29);
         self.maxed_out += u64::from(game.uncapped_score >= u64::from(MAX_SCORE));
+        self.crash_risk_games += u64::from(game.crash_risk.frames > 0);
+        self.crash_risk.add(&game.crash_risk);
+        self.level_wrapped += u64::from(game.level_wrapped);
         if game.failed() && self.first_failure.is_none() {
             self.first_failure = Some(game.clone());
         }
@@ -654,6 +682,9 @@ impl BenchReport {
                 })
                 .collect(),
             ended_before_230: self.ended_before_230 as f64 / games as f64,
+            crash_risk_games: self.crash_risk_games,
+            crash_risk: self.crash_risk,
+            level_wrapped: self.level_wrapped,
             decision_ms_median: if medians.is_empty() {
                 0.0
             } else {
@@ -694,6 +725,8 @@ mod tests {
             frames: 1,
             pieces: 1,
             end,
+            crash_risk: CrashRisk::default(),
+            level_wrapped: false,
             uncapped_score: u64::from(score),
             clears: [1, 0, 0, 1],
             score_at_lines: [None; 3],

@@ -2,12 +2,13 @@
 //! only (nothing is written into game memory).
 
 use playfield_nes::{
-    Buttons, Crash, Events, GameMode, GameSetup, GameType, MenuDriver, Nes, PlayState, Unsupported,
+    Buttons, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL, MenuDriver, Nes,
+    PhaseChoice, PlayState, Unsupported,
 };
 use serde::Serialize;
 use thiserror::Error;
 
-use super::player::{Player, Situation, Workspace};
+use super::player::{Decision, Player, Situation, Workspace};
 use super::search::PieceState;
 
 /// Frames the level menu may wait before Start, picked by the seed (the RNG steps every frame,
@@ -214,6 +215,65 @@ fn as_text<S: serde::Serializer>(
     serializer.collect_str(reason)
 }
 
+/// The frames of a game after which the next NMI crashes the game on some consoles (CPU phases)
+/// but not on all: the game went on as the consoles on which it survives do
+/// ([`PhaseChoice::Surviving`]), and each such frame is counted here, never passed silently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CrashRisk {
+    /// Frames whose next NMI crashes the game in some phases.
+    pub frames: u32,
+    /// The most phases that crash at one of those frames (of [`CrashRisk::phases`]).
+    pub most_phases: u8,
+    /// The phases evaluated at each frame (every phase a console can be in; 0 before the first
+    /// frame evaluated).
+    pub phases: u8,
+    /// The first such frame (input lines since power-on).
+    pub first_frame: Option<u64>,
+}
+
+impl CrashRisk {
+    /// Counts the frame `nes` just stepped if it crashes in some phases but not all (a frame
+    /// that crashes in every phase ends the game: [`Nes::crash`]).
+    pub fn observe(&mut self, nes: &Nes) {
+        let Some(counts) = nes.phase_counts() else {
+            return;
+        };
+        self.phases = counts.phases;
+        if counts.crash > 0 && counts.crash < counts.phases {
+            self.frames += 1;
+            self.most_phases = self.most_phases.max(counts.crash);
+            self.first_frame.get_or_insert(nes.frame());
+        }
+    }
+
+    /// Adds another game's count (a batch's total).
+    pub fn add(&mut self, other: &CrashRisk) {
+        self.frames += other.frames;
+        self.most_phases = self.most_phases.max(other.most_phases);
+        self.phases = self.phases.max(other.phases);
+        self.first_frame = match (self.first_frame, other.first_frame) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+impl std::fmt::Display for CrashRisk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.frames == 0 {
+            return write!(f, "no crash risk");
+        }
+        write!(
+            f,
+            "crash risk: {} frame{} crashing in some phases (at most {} of {})",
+            self.frames,
+            if self.frames == 1 { "" } else { "s" },
+            self.most_phases,
+            self.phases
+        )
+    }
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
@@ -239,6 +299,10 @@ pub struct GameResult {
     pub score_by_lines: Vec<(u32, u64)>,
     /// Wall-clock time the player spent deciding, per piece, in microseconds (one thread).
     pub decision_micros: Vec<u32>,
+    /// The frames that crash on some consoles but not all, which the game went on past.
+    pub crash_risk: CrashRisk,
+    /// The level went past 255 and wrapped to 0 (the "rebirth").
+    pub level_wrapped: bool,
 }
 
 impl GameResult {
@@ -258,6 +322,8 @@ impl GameResult {
             clears: [0; 4],
             score_by_lines: Vec::new(),
             decision_micros: Vec::new(),
+            crash_risk: CrashRisk::default(),
+            level_wrapped: false,
         }
     }
 
@@ -455,6 +521,12 @@ pub fn continue_game(
     player: &Player,
     mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
 ) -> GameResult {
+    // A frame that crashes on some consoles is a risk, counted; the game goes on as on the
+    // consoles where it survives (what most of them do), and ends only where every one crashes.
+    nes.set_phase_choice(PhaseChoice::Surviving);
+    let mut crash_risk = CrashRisk::default();
+    let mut level_wrapped = false;
+    let mut last_level = nes.level();
     let mut ws = Workspace::new();
     let mut clears = [0u32; 4];
     let mut score_by_lines = Vec::new();
@@ -463,6 +535,7 @@ pub fn continue_game(
     let mut menus = config.menu_driver();
     let mut prev = input.last().copied().unwrap_or(Buttons::NONE);
     let mut plan: Option<PiecePlan> = None;
+    let mut after_lock = std::collections::VecDeque::new();
     let mut pieces = 0u32;
     let end = loop {
         if let Some(cap) = config.max_frames
@@ -473,7 +546,17 @@ pub fn continue_game(
         let buttons = if nes.game_mode() != GameMode::Play {
             menus.buttons(&nes, prev)
         } else {
-            next_play_buttons(&nes, config, player, &mut ws, &mut plan, &mut piece_micros)
+            next_play_buttons(
+                &nes,
+                config,
+                player,
+                &mut ws,
+                Pad {
+                    plan: &mut plan,
+                    after_lock: &mut after_lock,
+                    micros: &mut piece_micros,
+                },
+            )
         };
         let events = nes.step(buttons);
         input.push(buttons);
@@ -484,6 +567,7 @@ pub fn continue_game(
         if let Some(why) = nes.unsupported() {
             break GameEnd::Unsupported(why);
         }
+        crash_risk.observe(&nes);
         if let Some(crash) = nes.crash() {
             break GameEnd::Crash(crash);
         }
@@ -513,6 +597,10 @@ pub fn continue_game(
             plan = None;
             decision_micros.push(std::mem::take(&mut piece_micros));
         }
+        // The level only rises, by at most a few at a time: a drop is the wrap past 255.
+        let level = nes.level();
+        level_wrapped |= nes.game_mode() == GameMode::Play && level < last_level;
+        last_level = level;
         if events.cleared() > 0 {
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
             score_by_lines.push((nes.lines(), nes.uncapped_score()));
@@ -540,6 +628,8 @@ pub fn continue_game(
         clears,
         score_by_lines,
         decision_micros,
+        crash_risk,
+        level_wrapped,
     }
 }
 
@@ -550,10 +640,19 @@ fn next_play_buttons(
     config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
-    plan: &mut Option<PiecePlan>,
-    micros: &mut u32,
+    pad: Pad<'_>,
 ) -> Buttons {
-    next_play_buttons_gated(nes, config, player, ws, plan, micros, || ())
+    next_play_buttons_gated(nes, config, player, ws, pad, || ())
+}
+
+/// What the player at the gamepad keeps from frame to frame.
+struct Pad<'a> {
+    /// The active piece's plan.
+    plan: &'a mut Option<PiecePlan>,
+    /// The buttons to press after the piece locks, before the next comes under control.
+    after_lock: &'a mut std::collections::VecDeque<Buttons>,
+    /// Time spent deciding on the current piece.
+    micros: &'a mut u32,
 }
 
 /// [`next_play_buttons`], calling `gate` just before a search and holding what it returns until
@@ -563,13 +662,22 @@ fn next_play_buttons_gated<G>(
     config: &GameConfig,
     player: &Player,
     ws: &mut Workspace,
-    plan: &mut Option<PiecePlan>,
-    micros: &mut u32,
+    pad: Pad<'_>,
     gate: impl FnOnce() -> G,
 ) -> Buttons {
+    let Pad {
+        plan,
+        after_lock,
+        micros,
+    } = pad;
     // The next frame runs the player's update (fallTimer, shift, rotate, drop) only when the
-    // main loop is back at gameModeState 2 with an active piece.
-    let Some(piece) = nes.piece_state().filter(|_| nes.controllable()) else {
+    // main loop is back at gameModeState 2 with an active piece. Between pieces the player
+    // presses nothing, but for the Select presses that keep a clear's frames clear of a crash.
+    if !nes.controllable() {
+        return after_lock.pop_front().unwrap_or(Buttons::NONE);
+    }
+    after_lock.clear();
+    let Some(piece) = nes.piece_state() else {
         return Buttons::NONE;
     };
     let situation = Situation {
@@ -599,7 +707,13 @@ fn next_play_buttons_gated<G>(
         let start = PieceState::from_rule(piece, nes.held_buttons().bits(), p.frame);
         let next = if informed { nes.next_piece() } else { None };
         let clock = std::time::Instant::now();
-        let decision = player.decide(ws, &nes.board(), start, situation, next);
+        let decision = player
+            .decide(ws, &nes.board(), start, situation, next)
+            .map(|d| {
+                let (d, after) = clear_of_crashes(nes, player, ws, d, start, situation, next);
+                *after_lock = after.into();
+                d
+            });
         *micros =
             micros.saturating_add(clock.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         match decision {
@@ -620,6 +734,154 @@ fn next_play_buttons_gated<G>(
     p.inputs.pop_front().unwrap_or(Buttons::NONE)
 }
 
+/// Candidates from the player's ranking checked for crashes before the best is kept anyway.
+const CRASH_CHECK_CANDIDATES: usize = 24;
+
+/// Frames after the last planned input within which the next piece comes under control (the
+/// lock, the line-clear animation, the points and the spawn take well under 60 frames).
+const CRASH_CHECK_FRAMES: u32 = 120;
+
+/// Whether the player checks its placements for crashes in `nes`'s state: the engine models lag
+/// and crashes, and the level is one where a frame's work can outlast the frame. Below
+/// [`LAG_FROM_LEVEL`] no frame can lag or crash, so the check is skipped and the decisions and
+/// their time are as without it.
+fn crash_check_applies(nes: &Nes) -> bool {
+    nes.lag_modelled() && nes.raw().player1.level_number >= LAG_FROM_LEVEL
+}
+
+/// The decision the player keeps in view of the crash, and what it presses after the lock:
+/// `best` when the frames it leads to (its inputs through the lock, then nothing through the
+/// line clear and its points until the next piece is under control) crash in no CPU phase
+/// (a placement that crashes on any console counts as a loss). Otherwise, in this order, the
+/// first whose frames crash in no phase: `best` with the preview hidden by Select for the frame
+/// that adds the points (Select again right after it shows it before the next piece comes, so
+/// no information is lost; the hidden box takes the preview's cycles out of that frame), then
+/// the best-ranked other placements, plain and then with the preview hidden; `best` when none of
+/// the first [`CRASH_CHECK_CANDIDATES`] is clear. Checked with the engine itself, so the cycles
+/// are the ROM's: the clear type, push-down points, preview, digit carries and frame counter
+/// all count as they do in the game.
+fn clear_of_crashes(
+    nes: &Nes,
+    player: &Player,
+    ws: &mut Workspace,
+    best: Decision,
+    start: PieceState,
+    situation: Situation,
+    next: Option<playfield_nes::Piece>,
+) -> (Decision, Vec<Buttons>) {
+    if !crash_check_applies(nes) {
+        return (best, Vec::new());
+    }
+    let Some(heavy) = run_after_lock(nes, &best.inputs, &[]) else {
+        return (best, Vec::new());
+    };
+    if heavy.crash_free {
+        return (best, Vec::new());
+    }
+    if let Some(after) = hidden_preview_clear(nes, &best.inputs) {
+        return (best, after);
+    }
+    // Partial: locking a frame later, other push-down points and pauses are not tried.
+    let ranked = player.rank(ws, &nes.board(), start, situation, next);
+    for r in ranked.into_iter().skip(1).take(CRASH_CHECK_CANDIDATES) {
+        let d = r.decision;
+        match run_after_lock(nes, &d.inputs, &[]) {
+            None => return (d, Vec::new()),
+            Some(h) if h.crash_free => return (d, Vec::new()),
+            Some(_) => {
+                if let Some(after) = hidden_preview_clear(nes, &d.inputs) {
+                    return (d, after);
+                }
+            }
+        }
+    }
+    (best, Vec::new())
+}
+
+/// The presses after the lock that hide the preview for the frame that adds the points and show
+/// it again before the next piece comes, such that no frame crashes in any phase; `None` when
+/// no such timing is found.
+fn hidden_preview_clear(nes: &Nes, inputs: &[Buttons]) -> Option<Vec<Buttons>> {
+    let heavy = run_after_lock(nes, inputs, &[])?.heavy?;
+    // Select on the first frame after the lock hides it; the second Select must come in a frame
+    // that runs the game's routines after the heavy one (the frames right after it may lag).
+    for show in heavy + 1..heavy + 4 {
+        let mut after = vec![Buttons::NONE; show + 1];
+        after[0] = Buttons::SELECT;
+        after[show] = Buttons::SELECT;
+        let run = run_after_lock(nes, inputs, &after)?;
+        if run.crash_free && run.preview_as_before {
+            return Some(after);
+        }
+    }
+    None
+}
+
+/// What playing a piece's inputs and the presses after its lock leads to ([`run_after_lock`]).
+struct LockRun {
+    /// No frame crashes in any CPU phase.
+    crash_free: bool,
+    /// The frame that adds the points (the last heavy frame whose phases were evaluated), in
+    /// frames from the one after the lock, counted from 0.
+    heavy: Option<usize>,
+    /// When the next piece came under control the preview was shown or hidden as before.
+    preview_as_before: bool,
+}
+
+/// Plays `inputs` from `nes`, then `after` from the frame after the lock, then nothing until
+/// the next piece is under control, following the phases that do not crash; `None` when the game
+/// ends first or the next piece does not come within [`CRASH_CHECK_FRAMES`].
+fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<LockRun> {
+    let mut n = nes.clone();
+    n.set_phase_choice(PhaseChoice::Surviving);
+    let preview = n.raw().display_next_piece;
+    let mut crash_free = true;
+    let mut heavy = None;
+    let mut lock: Option<usize> = None;
+    let mut after = after.iter().copied();
+    for i in 0..inputs.len() + CRASH_CHECK_FRAMES as usize {
+        let buttons = match (inputs.get(i), lock) {
+            (Some(&b), None) => b,
+            (_, Some(_)) => after.next().unwrap_or(Buttons::NONE),
+            (None, None) => Buttons::NONE,
+        };
+        let events = n.step(buttons);
+        if events.has(Events::TOP_OUT) || n.unsupported().is_some() {
+            return None;
+        }
+        if n.crash().is_some() {
+            crash_free = false;
+            break;
+        }
+        if let Some(counts) = n.phase_counts() {
+            crash_free &= counts.crash == 0;
+            heavy = lock.map(|l| i - l - 1);
+        }
+        if lock.is_some() && n.controllable() {
+            return Some(LockRun {
+                crash_free,
+                heavy,
+                preview_as_before: n.raw().display_next_piece == preview,
+            });
+        }
+        if lock.is_none() && n.play_state() != PlayState::Active {
+            lock = Some(i);
+        }
+    }
+    (!crash_free).then_some(LockRun {
+        crash_free,
+        heavy,
+        preview_as_before: false,
+    })
+}
+
+/// Whether playing `inputs` from `nes`, then no buttons until the next piece is under control,
+/// passes no frame that crashes in any CPU phase (a game that ends first passes none).
+#[must_use]
+pub fn crash_free(nes: &Nes, inputs: &[Buttons]) -> bool {
+    run_after_lock(nes, inputs, &[]).is_none_or(|r| r.crash_free)
+}
+
 /// A player at the gamepad one frame at a time: the menus, then the pieces, exactly as
 /// [`play_game`] plays them, for callers that step the engine themselves (a live view that shows
 /// every frame, pauses, or changes speed).
@@ -630,7 +892,12 @@ pub struct Pilot {
     ws: Workspace,
     menus: MenuDriver,
     plan: Option<PiecePlan>,
+    after_lock: std::collections::VecDeque<Buttons>,
     prev: Buttons,
+    crash_risk: CrashRisk,
+    /// The last frame whose crash risk was counted (a frame is counted once however often the
+    /// pilot is asked about it).
+    risk_seen: Option<u64>,
 }
 
 impl std::fmt::Debug for Pilot {
@@ -652,8 +919,24 @@ impl Pilot {
             ws: Workspace::new(),
             menus: config.menu_driver(),
             plan: None,
+            after_lock: std::collections::VecDeque::new(),
             prev: Buttons::NONE,
+            crash_risk: CrashRisk::default(),
+            risk_seen: None,
         }
+    }
+
+    /// Sets `nes` (the engine this pilot plays) to go on past a frame that crashes on some
+    /// consoles as [`play_game`] does: as the consoles where the game survives do
+    /// ([`PhaseChoice::Surviving`]). The pilot counts such frames ([`Pilot::crash_risk`]).
+    pub fn prepare(nes: &mut Nes) {
+        nes.set_phase_choice(PhaseChoice::Surviving);
+    }
+
+    /// The frames so far that crash on some consoles but not all.
+    #[must_use]
+    pub fn crash_risk(&self) -> CrashRisk {
+        self.crash_risk
     }
 
     /// The buttons for the next frame of `nes` (the state after the previous frame this pilot
@@ -666,6 +949,10 @@ impl Pilot {
     /// the search runs: a server playing many games passes a semaphore's permit, so only as many
     /// searches run at once as there are cores and the other games keep their frames flowing.
     pub fn buttons_gated<G>(&mut self, nes: &Nes, gate: impl FnOnce() -> G) -> Buttons {
+        if self.risk_seen != Some(nes.frame()) {
+            self.risk_seen = Some(nes.frame());
+            self.crash_risk.observe(nes);
+        }
         if self.plan.is_some() && nes.play_state() != PlayState::Active {
             // The planned piece locked on the last frame.
             self.plan = None;
@@ -678,8 +965,11 @@ impl Pilot {
                 &self.config,
                 &self.player,
                 &mut self.ws,
-                &mut self.plan,
-                &mut self.decision_micros,
+                Pad {
+                    plan: &mut self.plan,
+                    after_lock: &mut self.after_lock,
+                    micros: &mut self.decision_micros,
+                },
                 gate,
             )
         };
@@ -724,6 +1014,44 @@ mod tests {
             json(&GameEnd::Stopped("ROM".into())),
             r#"{"stopped":"ROM"}"#
         );
+    }
+
+    #[test]
+    fn crash_risks_add_up_over_games_and_say_so() {
+        let mut total = CrashRisk::default();
+        assert_eq!(total.to_string(), "no crash risk");
+        let one = CrashRisk {
+            frames: 1,
+            most_phases: 32,
+            phases: 48,
+            first_frame: Some(130_400),
+        };
+        let other = CrashRisk {
+            frames: 3,
+            most_phases: 8,
+            phases: 48,
+            first_frame: Some(90_000),
+        };
+        total.add(&one);
+        total.add(&CrashRisk::default());
+        total.add(&other);
+        assert_eq!(
+            total,
+            CrashRisk {
+                frames: 4,
+                most_phases: 32,
+                phases: 48,
+                first_frame: Some(90_000),
+            }
+        );
+        assert_eq!(
+            one.to_string(),
+            "crash risk: 1 frame crashing in some phases (at most 32 of 48)"
+        );
+        // A game at low levels plays without the ROM's timing: nothing to observe.
+        let mut seen = CrashRisk::default();
+        seen.observe(&Nes::power_on());
+        assert_eq!(seen, CrashRisk::default());
     }
 
     #[test]

@@ -277,6 +277,18 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
         "\n  mean points per game by lines (BetaTetris v0.1 in brackets): {}",
         bands.join(", ")
     ));
+    if s.crash_risk.phases > 0 {
+        // Only batches that reached the levels where a frame can crash say so.
+        text.push_str(&format!(
+            "\n  crash risk: {} games with frames crashing in some CPU phases ({} frames, at most \
+             {} of {} phases at one); level wrapped past 255 to 0: {} games",
+            s.crash_risk_games,
+            s.crash_risk.frames,
+            s.crash_risk.most_phases,
+            s.crash_risk.phases,
+            s.level_wrapped
+        ));
+    }
     let modifiers = config.modifiers();
     if !modifiers.is_empty() {
         text.push_str(&format!("\n  not the ROM: {}", modifiers.join("; ")));

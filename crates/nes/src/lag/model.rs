@@ -134,6 +134,21 @@ impl std::hash::Hash for HeavyOutcomes {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
+/// Which outcome the engine follows at a heavy frame whose CPU phase it was not told
+/// ([`Nes::set_phase_choice`](crate::Nes::set_phase_choice)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PhaseChoice {
+    /// The outcome most phases give (a crash only when more phases crash than lag or are on
+    /// time): what a console picked at random most likely does.
+    #[default]
+    Majority,
+    /// The outcome most of the phases that do not crash give; a crash only when every phase
+    /// crashes. For games that go on past a frame that crashes on some consoles (an AI's game,
+    /// which counts such a frame as a crash risk): it follows the consoles on which the game
+    /// goes on, and of those what most of them do.
+    Surviving,
+}
+
 /// Work a frame left to the next.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Pending {

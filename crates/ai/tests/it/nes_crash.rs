@@ -1,0 +1,122 @@
+//! Crash-robust play: at the levels where the frame that adds a clear's points can outlast the
+//! frame, the player keeps clear of placements whose frames crash on any console (CPU phase).
+//! Skipped without `PLAYFIELD_ROM` (the lag model runs the ROM's program).
+
+use playfield_ai::nes::{
+    GameConfig, InputModel, PieceState, Pilot, Player, Situation, Workspace, crash_free,
+};
+use playfield_nes::raw::play_state;
+use playfield_nes::tables::TILE_EMPTY;
+use playfield_nes::{Buttons, GameSetup, MenuDriver, Nes, ProgramData};
+use playfield_rom::{EngineData, rom_for_tests};
+
+/// A game in play at `level` with `lines` lines (BCD), the bottom four rows full but for a well
+/// in the right column, and a horizontal I piece just spawned: the score player takes the
+/// Tetris, whose points the next heavy frame adds.
+fn tetris_ready(program: &std::sync::Arc<ProgramData>, level: u8, lines: [u8; 2]) -> Nes {
+    let mut nes = Nes::power_on();
+    nes.set_program_data(Some(program.clone()));
+    Pilot::prepare(&mut nes);
+    let mut input = Vec::new();
+    let in_play =
+        MenuDriver::new(GameSetup::a_type(19), 0)
+            .drive_until(&mut nes, &mut input, 5_000, |n| n.controllable());
+    assert!(in_play, "the menus lead to play");
+    let raw = nes.raw_mut();
+    raw.playfield[..200].fill(TILE_EMPTY);
+    for cell in 160..200 {
+        if cell % 10 != 9 {
+            raw.playfield[cell] = 0x7B;
+        }
+    }
+    for p in [&mut raw.player, &mut raw.player1] {
+        p.tetrimino_x = 5;
+        p.tetrimino_y = 0;
+        p.current_piece = 0x12;
+        p.level_number = level;
+        p.fall_timer = 0;
+        p.autorepeat_y = 0;
+        p.hold_down_points = 0;
+        p.lines = lines;
+    }
+    nes
+}
+
+/// Plays `nes` with `pilot` until the piece after the current one is under control: the frames
+/// after which the next NMI crashes in some phase, counted, and where the piece locked.
+fn play_piece(nes: &mut Nes, pilot: &mut Pilot) -> (u32, (u8, u8, u8)) {
+    let mut crashing = 0;
+    let mut lock = None;
+    for _ in 0..200 {
+        let buttons = pilot.buttons(nes);
+        nes.step(buttons);
+        assert_eq!(nes.crash(), None, "frame {}", nes.frame());
+        crashing += u32::from(nes.phase_counts().is_some_and(|c| c.crash > 0));
+        if let Some(lock) = lock
+            && nes.controllable()
+        {
+            return (crashing, lock);
+        }
+        let p = &nes.raw().player1;
+        if lock.is_none() && p.play_state != play_state::ACTIVE {
+            lock = Some((p.tetrimino_x, p.tetrimino_y, p.current_piece));
+        }
+    }
+    panic!("the next piece never came under control");
+}
+
+#[test]
+fn the_player_keeps_clear_of_a_tetris_that_crashes_on_some_consoles() {
+    let Some(rom) = rom_for_tests() else { return };
+    let program = EngineData::from_rom(&rom).expect("the ROM's data").program;
+    let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
+    // The first level from 150 at which the player's own choice, a Tetris, has frames that
+    // crash in some phases (the recorded games crash at level 157).
+    let mut ws = Workspace::new();
+    let risky = (150..=255u8).find_map(|level| {
+        let nes = tetris_ready(&program, level, [0x96, 0x15]);
+        let start = PieceState::from_nes(&nes, 0)?;
+        let situation = Situation::a_type(level, nes.line_count());
+        let plain = player.decide(&mut ws, &nes.board(), start, situation, None)?;
+        (!crash_free(&nes, &plain.inputs)).then_some((nes, plain))
+    });
+    let (nes, plain) = risky.expect("a level from 150 where the Tetris crashes in some phase");
+    assert_eq!(
+        plain.placement.x, 9,
+        "the plain choice is the Tetris in the well"
+    );
+    let mut pilot = Pilot::new(&GameConfig::a_type(19, 0), player);
+    let mut robust = nes.clone();
+    let (crashing, lock) = play_piece(&mut robust, &mut pilot);
+    assert_eq!(crashing, 0, "the pilot's placement crashes in no phase");
+    assert_eq!(pilot.crash_risk().frames, 0);
+    let p = plain.placement;
+    assert_ne!(lock, (p.x, p.y, p.orientation), "not the plain Tetris");
+    // The engine told to go on past a crash on some consoles keeps to the surviving phases.
+    let mut plain_game = nes;
+    let mut risk = playfield_ai::nes::CrashRisk::default();
+    for &buttons in &plain.inputs {
+        plain_game.step(buttons);
+        risk.observe(&plain_game);
+    }
+    for _ in 0..80 {
+        plain_game.step(Buttons::NONE);
+        risk.observe(&plain_game);
+    }
+    assert_eq!(
+        plain_game.crash(),
+        None,
+        "it follows a phase that does not crash"
+    );
+    assert!(
+        risk.frames > 0 && risk.most_phases < risk.phases,
+        "{risk:?}"
+    );
+    eprintln!(
+        "level {}: the Tetris at {:?} crashes in {} of {} phases; the player locked at {lock:?}",
+        robust.raw().player1.level_number,
+        (p.x, p.y, p.orientation),
+        risk.most_phases,
+        risk.phases
+    );
+}
