@@ -676,7 +676,6 @@ fn next_play_buttons_gated<G>(
     if !nes.controllable() {
         return after_lock.pop_front().unwrap_or(Buttons::NONE);
     }
-    after_lock.clear();
     let Some(piece) = nes.piece_state() else {
         return Buttons::NONE;
     };
@@ -689,6 +688,12 @@ fn next_play_buttons_gated<G>(
     };
     let reaction = player.input.reaction;
     let waiting = (piece.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
+    // The presses after the lock belong to the piece's latest decision, which sets them (a piece
+    // can lock before its informed re-plan, so the first decision's presses must last until the
+    // lock); a new piece starts with none.
+    if plan.is_none() {
+        after_lock.clear();
+    }
     let p = plan.get_or_insert(PiecePlan {
         frame: 0,
         inputs: Default::default(),

@@ -120,3 +120,23 @@ fn the_player_keeps_clear_of_a_tetris_that_crashes_on_some_consoles() {
         risk.phases
     );
 }
+
+#[test]
+fn a_whole_game_passes_level_157_clear_of_the_crash() {
+    let Some(rom) = rom_for_tests() else { return };
+    let program = EngineData::from_rom(&rom).expect("the ROM's data").program;
+    // `playfield nes bench --format rom --level 19 --seed 11 --games 1 --max-lines 1520`: before
+    // the player kept clear of crashes, this game crashed at level 157 (1,511 lines); the
+    // presses after a lock that hide the preview must survive until the lock even when the
+    // piece locks before its informed re-plan.
+    let config = GameConfig {
+        max_lines: Some(1520),
+        ..GameConfig::a_type(19, playfield_ai::nes::game_seed(11, 0))
+    };
+    let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
+    let game =
+        playfield_ai::nes::play_game_with_rom(&config, &player, Some(program), |_, _| Ok(()));
+    assert_eq!(game.end, playfield_ai::nes::GameEnd::LineCap, "{game:?}");
+    assert!(game.level >= 157, "level {}", game.level);
+    assert_eq!(game.crash_risk.frames, 0, "{}", game.crash_risk);
+}
