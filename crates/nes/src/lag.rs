@@ -42,7 +42,7 @@ pub(crate) mod sound_driver;
 use std::sync::Arc;
 
 use crate::engine::{Nes, Wait};
-use crate::lag::long_frame::{CpuPhase, Run, Stop};
+use crate::lag::long_frame::{CpuPhase, Run, Stop, Timeline};
 use crate::lag::model::{
     Crash, CrashCause, HeavyOutcomes, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, LagModel, Pending,
     PhaseChoice, PhaseCounts,
@@ -466,20 +466,7 @@ impl Nes {
             };
             return Some((nominal, on_time));
         }
-        let mut outcomes: Vec<(CpuPhase, u8)> = Vec::with_capacity(48);
-        for phase in CpuPhase::all() {
-            let mut run = Run::new(Box::new(*ram), program.clone(), phase);
-            run.push_main_loop_return();
-            let class = match run.advance(buttons.bits()).ok()? {
-                Stop::Waiting {
-                    lag_nmi_next: false,
-                    ..
-                } => 0,
-                Stop::Waiting { .. } | Stop::NmiDue { .. } => 1,
-                Stop::Crash { .. } => 2,
-            };
-            outcomes.push((phase, class));
-        }
+        let outcomes = phase_outcomes(ram, &program, buttons)?;
         let count = |k: u8| outcomes.iter().filter(|(_, c)| *c == k).count();
         // Ties go to the milder outcome (on time, then lag, then crash).
         let classes = match self.phase_choice {
@@ -498,6 +485,57 @@ impl Nes {
             crash: count(2) as u8,
         };
         same.get(same.len() / 2).copied().map(|p| (p, counts))
+    }
+}
+
+/// How the next NMI after the heavy frame on `ram` (its NMI taken with `buttons`) lands in each
+/// CPU phase ([`CpuPhase::all`]'s order): 0 on time, 1 a lag frame or an NMI in the game's work,
+/// 2 a crash; `None` where a phase's run meets something beyond the model first.
+fn phase_outcomes(
+    ram: &[u8; 0x800],
+    program: &Arc<ProgramData>,
+    buttons: Buttons,
+) -> Option<Vec<(CpuPhase, u8)>> {
+    Some(
+        first_stops(ram, program, buttons)?
+            .into_iter()
+            .map(|(phase, stop)| (phase, outcome_class(stop)))
+            .collect(),
+    )
+}
+
+/// Where the run of the heavy frame on `ram` first stops in each CPU phase.
+fn first_stops(
+    ram: &[u8; 0x800],
+    program: &Arc<ProgramData>,
+    buttons: Buttons,
+) -> Option<Vec<(CpuPhase, Stop)>> {
+    // The phases differ in where the next NMI lands, not in the work before it: four recorded
+    // runs (the start in the wait loop, the sprite DMA's alignment) give every phase's first
+    // stop, as a run of each phase would (the tests compare the two).
+    let mut timelines = Vec::with_capacity(4);
+    for bits in 0..4u8 {
+        let (beq, odd) = (bits & 1 != 0, bits & 2 != 0);
+        timelines.push(Timeline::record(ram, program.clone(), beq, odd, buttons.bits()).ok()?);
+    }
+    CpuPhase::all()
+        .map(|phase| {
+            let timeline =
+                &timelines[usize::from(phase.interrupted_beq) | usize::from(phase.dma_odd) << 1];
+            timeline.first_stop(phase).map(|stop| (phase, stop))
+        })
+        .collect()
+}
+
+/// A first stop's outcome: 0 on time, 1 a lag frame or an NMI in the game's work, 2 a crash.
+fn outcome_class(stop: Stop) -> u8 {
+    match stop {
+        Stop::Waiting {
+            lag_nmi_next: false,
+            ..
+        } => 0,
+        Stop::Waiting { .. } | Stop::NmiDue { .. } => 1,
+        Stop::Crash { .. } => 2,
     }
 }
 
@@ -778,6 +816,64 @@ mod tests {
         assert!(
             some_crash > 0,
             "some clear from level 150 crashes in some phases"
+        );
+    }
+
+    /// Every phase's first stop by a run of each phase: what the recorded timelines stand for.
+    fn first_stops_by_runs(
+        ram: &[u8; 0x800],
+        program: &Arc<ProgramData>,
+        buttons: Buttons,
+    ) -> Option<Vec<(CpuPhase, Stop)>> {
+        CpuPhase::all()
+            .map(|phase| {
+                let mut run = Run::new(Box::new(*ram), program.clone(), phase);
+                run.push_main_loop_return();
+                run.advance(buttons.bits()).ok().map(|stop| (phase, stop))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn four_timelines_give_every_phase_the_outcome_its_own_run_gives() {
+        let Some(program) = program() else { return };
+        let (mut compared, mut mixed) = (0, 0);
+        let mut seed = 0x2545_F491u32;
+        // In this position the work ends near the next NMI from level 230 or so (lag and crash
+        // windows; a few below, where every frame is on time).
+        for level in (100..=220u8).step_by(30).chain(225..=255) {
+            for cleared in 0..=4 {
+                let base = before_points(level, cleared, Some(&program));
+                // The score's digits decide the score loop's carries, the push-down points and
+                // the frame counter a few more cycles: frames around every phase's NMI.
+                for buttons in [Buttons::NONE, Buttons::LEFT, Buttons::A] {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    let bcd = |v: u32| ((v % 10) | (v / 10 % 10) << 4) as u8;
+                    let mut nes = base.clone();
+                    let raw = nes.raw_mut();
+                    for p in [&mut raw.player, &mut raw.player1] {
+                        p.hold_down_points = (seed >> 27) as u8;
+                        p.score = [bcd(seed >> 8), bcd(seed >> 15), bcd(seed >> 22) & 0x7F];
+                    }
+                    raw.frame_counter = raw.frame_counter.wrapping_add(seed as u16 & 3);
+                    let ram = run_start(&nes);
+                    let by_runs = first_stops_by_runs(&ram, &program, buttons);
+                    let by_timelines = first_stops(&ram, &program, buttons);
+                    assert_eq!(by_timelines, by_runs, "level {level}, {cleared} lines");
+                    compared += 1;
+                    if let Some(o) = by_runs
+                        && o.iter().any(|(_, stop)| *stop != o[0].1)
+                    {
+                        mixed += 1;
+                    }
+                }
+            }
+        }
+        // The frames where the phases' NMIs land at different instructions are the ones the
+        // timelines must place exactly.
+        assert!(
+            compared >= 500 && mixed >= 50,
+            "{compared} frames, {mixed} mixed"
         );
     }
 

@@ -221,6 +221,89 @@ pub(crate) struct Run {
     pub(crate) scored: Option<(u8, u8)>,
     /// Every instruction's address and starting cycle, when recording (tests).
     pub(crate) trace: Option<Vec<(u16, u64)>>,
+    /// When recording a [`Timeline`]: the main loop's instruction boundaries, and no NMI is
+    /// taken after the frame's own.
+    boundaries: Option<Vec<Boundary>>,
+}
+
+/// An instruction boundary of a heavy frame's work after its NMI handler: where the next NMI
+/// would be taken if it were due there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Boundary {
+    pc: u16,
+    /// Cycles from the origin as the NMI check sees them.
+    cycles: u64,
+    /// In the sound driver, where no NMI is seen until it returns.
+    in_driver: bool,
+}
+
+/// A heavy frame's work as one console runs it with no NMI after the frame's own: the
+/// instructions and their cycles up to the main loop's wait. Until the next NMI lands, every
+/// phase that shares the start (`interrupted_beq`) and the sprite DMA's alignment (`dma_odd`)
+/// runs exactly these instructions with these cycles; the NMI's delay and the frame's length
+/// only move the next edge. So four timelines say where the next NMI lands in each of the 48
+/// phases, with the same result as a run of each ([`Timeline::first_stop`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Timeline {
+    boundaries: Vec<Boundary>,
+    /// The wait loop reached (where its `nop` runs), `None` when the record stopped at a
+    /// boundary past every phase's next NMI, or at something beyond the model.
+    waiting: Option<u16>,
+}
+
+/// The latest next-NMI edge of any phase, in thirds of a cycle from the origin: the long frame
+/// with the shortest handler delay.
+const LATEST_EDGE: i64 = FRAME_DOTS[1] - 25;
+
+impl Timeline {
+    /// Records the frame on `ram` from its NMI (taken with `buttons`) for the phases with this
+    /// start and DMA alignment; `Err` when the frame's own NMI handler is beyond the model.
+    pub(crate) fn record(
+        ram: &[u8; 0x800],
+        prg: Arc<ProgramData>,
+        interrupted_beq: bool,
+        dma_odd: bool,
+        buttons: u8,
+    ) -> Result<Timeline, Beyond> {
+        let phase = CpuPhase {
+            nmi_delay_thirds: 0,
+            interrupted_beq,
+            long_frame: false,
+            dma_odd,
+        };
+        let mut run = Run::new(Box::new(*ram), prg, phase);
+        run.push_main_loop_return();
+        run.boundaries = Some(Vec::with_capacity(12_000));
+        let waiting = match run.advance(buttons) {
+            Ok(Stop::Waiting { wait, .. }) => Some(wait),
+            // Past every phase's NMI (see `advance`), or beyond the model further on: the
+            // boundaries recorded up to there still classify the phases whose NMI comes first.
+            Ok(_) => None,
+            Err(_) if run.boundaries.as_ref().is_some_and(|b| !b.is_empty()) => None,
+            Err(e) => return Err(e),
+        };
+        Ok(Timeline {
+            boundaries: run.boundaries.take().unwrap_or_default(),
+            waiting,
+        })
+    }
+
+    /// Where the next NMI stops the run of this frame in `phase` (one with this timeline's start
+    /// and DMA alignment), as [`Run::advance`] would report it; `None` where that run would meet
+    /// something beyond the model first.
+    pub(crate) fn first_stop(&self, phase: CpuPhase) -> Option<Stop> {
+        let edge = FRAME_DOTS[usize::from(phase.long_frame)] - i64::from(phase.nmi_delay_thirds);
+        self.boundaries
+            .iter()
+            .find(|b| !b.in_driver && 3 * b.cycles as i64 - edge >= NMI_DETECT)
+            .map(|b| nmi_due_at(b.pc))
+            .or_else(|| {
+                self.waiting.map(|wait| Stop::Waiting {
+                    wait,
+                    lag_nmi_next: false,
+                })
+            })
+    }
 }
 
 impl Run {
@@ -262,6 +345,7 @@ impl Run {
             switch_table: 0,
             scored: None,
             trace: None,
+            boundaries: None,
         }
     }
 
@@ -355,8 +439,18 @@ impl Run {
             if self.frame_end_ram.is_none() && 3 * self.cpu.cycles as i64 >= frame_end {
                 self.frame_end_ram = Some(self.mem.ram.clone());
             }
-            if !self.in_driver && 3 * self.cpu.cycles as i64 - self.next_edge >= NMI_DETECT {
-                return Ok(self.nmi_due());
+            if let Some(boundaries) = &mut self.boundaries {
+                boundaries.push(Boundary {
+                    pc,
+                    cycles: self.cpu.cycles,
+                    in_driver: self.in_driver,
+                });
+                // Every phase's next NMI is due by here: the rest is no phase's work.
+                if !self.in_driver && 3 * self.cpu.cycles as i64 - LATEST_EDGE >= NMI_DETECT {
+                    return Ok(Stop::NmiDue { pc });
+                }
+            } else if !self.in_driver && 3 * self.cpu.cycles as i64 - self.next_edge >= NMI_DETECT {
+                return Ok(nmi_due_at(pc));
             }
             let a = self.cpu.a;
             self.step()?;
@@ -402,42 +496,41 @@ impl Run {
         .map(|w| w[3])
     }
 
-    /// What the NMI due now does, at the program counter.
-    fn nmi_due(&self) -> Stop {
-        let pc = self.cpu.pc;
-        for call in [
-            UPDATE_AUDIO_WAIT_FOR_NMI_AND_RESET_OAM_STAGING,
-            UPDATE_AUDIO_AND_WAIT_FOR_NMI,
-        ] {
-            let w = Self::wait_loop(call);
-            // Before `verticalBlankingInterval` is cleared: the main loop waits a frame more.
-            if pc == w[0] || pc == w[1] {
-                return Stop::Waiting {
-                    wait: pc,
-                    lag_nmi_next: true,
-                };
-            }
-            // After: the NMI ends the wait as usual (at the `nop`, the loop then finds it set).
-            if w[2..].contains(&pc) {
-                return Stop::Waiting {
-                    wait: pc,
-                    lag_nmi_next: false,
-                };
-            }
-        }
-        if SWITCH_FATAL.contains(&pc) {
-            Stop::Crash { pc }
-        } else {
-            Stop::NmiDue { pc }
-        }
-    }
-
     /// Pushes the return address of the wait the frame starts in: `@mainLoop`'s
     /// `jsr updateAudioWaitForNmiAndResetOamStaging`.
     pub(crate) fn push_main_loop_return(&mut self) {
         let [lo, hi] = MAIN_LOOP_AUDIO_RETURN.to_le_bytes();
         self.cpu.push(&mut self.mem, hi);
         self.cpu.push(&mut self.mem, lo);
+    }
+}
+
+/// What an NMI due at the instruction at `pc` of the frame's work does.
+fn nmi_due_at(pc: u16) -> Stop {
+    for call in [
+        UPDATE_AUDIO_WAIT_FOR_NMI_AND_RESET_OAM_STAGING,
+        UPDATE_AUDIO_AND_WAIT_FOR_NMI,
+    ] {
+        let w = Run::wait_loop(call);
+        // Before `verticalBlankingInterval` is cleared: the main loop waits a frame more.
+        if pc == w[0] || pc == w[1] {
+            return Stop::Waiting {
+                wait: pc,
+                lag_nmi_next: true,
+            };
+        }
+        // After: the NMI ends the wait as usual (at the `nop`, the loop then finds it set).
+        if w[2..].contains(&pc) {
+            return Stop::Waiting {
+                wait: pc,
+                lag_nmi_next: false,
+            };
+        }
+    }
+    if SWITCH_FATAL.contains(&pc) {
+        Stop::Crash { pc }
+    } else {
+        Stop::NmiDue { pc }
     }
 }
 

@@ -483,6 +483,72 @@ fn high_levels_lag_and_crash_cases() {
     );
 }
 
+/// Past 2,550 lines and the wrap past level 255. `incrementLines` raises the level while it is
+/// below the lines' tens compared signed, on a byte: from 2,290 lines (level 235) the byte says
+/// the level is ahead until 3,100 lines, so a game stays at level 235 for 810 lines, reaches 255
+/// at about 3,290 lines and wraps to 0 at 3,300. Cases at the plateau and its end, at 254 and
+/// 255 with a tens carry near (the wrap), and at levels 0-10 after it. The engine, told the ROM's
+/// phase, must give the ROM's lag frames, crash or not and traced RAM (level, lines, score, the
+/// colours' inputs) at every frame; and some cases must see the level go from 255 to 0.
+#[test]
+fn past_2550_lines_and_the_wrap_past_level_255_as_on_the_rom() {
+    let Some(rom) = rom_for_tests() else { return };
+    let layout = RomLayout::from_rom(&rom).expect("the layout is found");
+    let prg = Arc::new(ProgramData::from_ines(rom.bytes()).expect("the PRG reads"));
+    let base = base_game(&rom);
+    let mut cases = Vec::new();
+    let groups: [(&[u8], &[u32]); 3] = [
+        (&[235, 235, 236], &[255, 256, 299, 309]),
+        (&[254, 255, 255, 255], &[328, 329, 330, 349]),
+        (&[0, 1, 9, 10], &[330, 331, 339, 340]),
+    ];
+    for (levels, tens_list) in groups {
+        for (i, &level) in levels.iter().enumerate() {
+            for &tens in tens_list {
+                let i = i as u32 + tens;
+                cases.push(Case {
+                    level,
+                    lines: 10 * tens + 6 + i % 4,
+                    score: 999_999 - 7_919 * (i % 5),
+                    cleared: 1 + (i % 4) as u8,
+                    junk_rows: (i % 5) as u8,
+                    column: (i % 10) as u8,
+                    frame_counter: (0x9E37 * i) as u16,
+                    preview: !i.is_multiple_of(3),
+                    music_off: i.is_multiple_of(2),
+                    soft_drop: i % 3 == 1,
+                    tap: None,
+                });
+            }
+        }
+    }
+    let (mut wrapped, mut lag_cases) = (0, 0);
+    for (n, case) in cases.iter().enumerate() {
+        let rom_run = run_rom(&base, &layout, case);
+        let rom_lags: Vec<usize> = (1..=rom_run.frames.len())
+            .filter(|&k| is_lag(&rom_run.frames[k - 1].0))
+            .collect();
+        let rom_crash = (1..=rom_run.frames.len()).find(|&k| is_crash(&rom_run.frames[k - 1].0));
+        lag_cases += usize::from(!rom_lags.is_empty());
+        // `player1`'s levelNumber ($64) after each frame.
+        wrapped += usize::from(
+            rom_run
+                .rams
+                .windows(2)
+                .any(|w| w[0][0x64] == 255 && w[1][0x64] == 0),
+        );
+        let e = run_engine(&rom_run, &layout, &prg, case, true);
+        assert_eq!(e.lag_frames, rom_lags, "case {n} {case:?}: lag frames");
+        assert_eq!(e.crash, rom_crash, "case {n} {case:?}: crash");
+        assert_eq!(e.differs, None, "case {n} {case:?}: traced RAM");
+    }
+    eprintln!(
+        "{} cases at the wrap: {wrapped} see the level go from 255 to 0, {lag_cases} lag",
+        cases.len()
+    );
+    assert!(wrapped >= 3, "{wrapped} cases wrap");
+}
+
 /// An NMI of the ROM, seen in an instruction trace.
 struct TracedNmi {
     frame: usize,
