@@ -394,6 +394,9 @@ pub fn end_text(end: &GameEnd) -> String {
         GameEnd::MaxedOut => "stopped at 999,999".to_owned(),
         GameEnd::BTypeComplete => "B-type complete".to_owned(),
         GameEnd::Crash(why) => format!("crash: {why}"),
+        GameEnd::Frozen { since } => format!(
+            "frozen: every frame lagged from frame {since} (the NMIs kept restarting the score loop)"
+        ),
         GameEnd::Unsupported(why) => format!("engine stopped: {why}"),
         GameEnd::Stopped(why) => format!("stopped: {why}"),
         GameEnd::Mismatch(why) => format!("search/engine mismatch: {why}"),

@@ -185,6 +185,15 @@ pub enum GameEnd {
     /// The game crashed, as the ROM does at the highest levels.
     #[serde(serialize_with = "as_text")]
     Crash(Crash),
+    /// The game froze: from this frame on every frame lagged, [`FROZEN_AFTER_LAG_FRAMES`] in a
+    /// row, and the game was stopped there (the ROM might yet go on). At the highest levels the frame that adds the points can take longer than the
+    /// frames it spans: the NMI that interrupts the score loop redraws the score with its
+    /// counter, `generalCounter`, and the loop then runs as many passes more as that byte says,
+    /// past the next NMI again, and so on; the ROM in tetanes does the same.
+    Frozen {
+        /// The first of the lag frames.
+        since: u64,
+    },
     /// The engine stopped at a state it does not model.
     #[serde(serialize_with = "as_text")]
     Unsupported(Unsupported),
@@ -279,7 +288,8 @@ impl std::fmt::Display for CrashRisk {
 pub struct GameResult {
     /// Score (decimal).
     pub score: u32,
-    /// `lines` as the game shows it (decimal; B-type counts down from 25).
+    /// Lines cleared, counted as the level-ups count them past 999 too ([`Nes::line_count`];
+    /// B-type: the lines still to clear, counting down from 25).
     pub lines: u32,
     /// `levelNumber` at the end.
     pub level: u8,
@@ -537,6 +547,7 @@ pub fn continue_game(
     let mut plan: Option<PiecePlan> = None;
     let mut after_lock = std::collections::VecDeque::new();
     let mut pieces = 0u32;
+    let mut lag_run = 0u32;
     let end = loop {
         if let Some(cap) = config.max_frames
             && nes.frame() >= cap
@@ -571,6 +582,12 @@ pub fn continue_game(
         if let Some(crash) = nes.crash() {
             break GameEnd::Crash(crash);
         }
+        lag_run = if events.lagged() { lag_run + 1 } else { 0 };
+        if lag_run >= FROZEN_AFTER_LAG_FRAMES {
+            break GameEnd::Frozen {
+                since: nes.frame() + 1 - u64::from(lag_run),
+            };
+        }
         if events.has(Events::TOP_OUT) {
             break GameEnd::TopOut;
         }
@@ -603,7 +620,7 @@ pub fn continue_game(
         last_level = level;
         if events.cleared() > 0 {
             clears[usize::from(events.cleared().min(4)) - 1] += 1;
-            score_by_lines.push((nes.lines(), nes.uncapped_score()));
+            score_by_lines.push((nes.line_count(), nes.uncapped_score()));
         }
         if config.stop_at_max_score && nes.score() >= playfield_nes::rules::SCORE_CAP {
             break GameEnd::MaxedOut;
@@ -611,14 +628,14 @@ pub fn continue_game(
         if events.has(Events::LINES_CLEARED)
             && let Some(cap) = config.max_lines
             && config.game_type == GameType::A
-            && nes.lines() >= cap
+            && nes.line_count() >= cap
         {
             break GameEnd::LineCap;
         }
     };
     GameResult {
         score: nes.score(),
-        lines: nes.lines(),
+        lines: nes.line_count(),
         level: nes.level(),
         frames: nes.frame(),
         pieces,
@@ -739,6 +756,12 @@ fn next_play_buttons_gated<G>(
     p.inputs.pop_front().unwrap_or(Buttons::NONE)
 }
 
+/// Lag frames in a row after which a game is stopped as frozen ([`GameEnd::Frozen`]): five
+/// minutes. A frame that adds the points lags one or two frames where its NMIs leave the score
+/// loop's counter alone; where they rewrite it the lag has been seen to last 178 and 574 frames
+/// and then end, and to go on past 18,000.
+pub const FROZEN_AFTER_LAG_FRAMES: u32 = 18_000;
+
 /// Candidates from the player's ranking checked for crashes before the best is kept anyway.
 const CRASH_CHECK_CANDIDATES: usize = 24;
 
@@ -835,7 +858,8 @@ struct LockRun {
 
 /// Plays `inputs` from `nes`, then `after` from the frame after the lock, then nothing until
 /// the next piece is under control, following the phases that do not crash; `None` when the game
-/// ends first or the next piece does not come within [`CRASH_CHECK_FRAMES`].
+/// ends first (a top-out). A next piece that does not come within [`CRASH_CHECK_FRAMES`] (the
+/// game froze) counts as a crash.
 fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<LockRun> {
     let mut n = nes.clone();
     n.set_phase_choice(PhaseChoice::Surviving);
@@ -855,7 +879,6 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
             return None;
         }
         if n.crash().is_some() {
-            crash_free = false;
             break;
         }
         if let Some(counts) = n.phase_counts() {
@@ -873,8 +896,10 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
             lock = Some(i);
         }
     }
-    (!crash_free).then_some(LockRun {
-        crash_free,
+    // The game crashed in every phase, or no next piece came: the game froze (the score loop's
+    // frame lags for good), as bad as a crash.
+    Some(LockRun {
+        crash_free: false,
         heavy,
         preview_as_before: false,
     })

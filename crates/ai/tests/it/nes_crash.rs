@@ -121,6 +121,60 @@ fn the_player_keeps_clear_of_a_tetris_that_crashes_on_some_consoles() {
     );
 }
 
+/// Whether the next piece comes under control within `frames` frames of `inputs` played from
+/// `nes` (then no buttons), following the phases that do not crash, as the player's games do.
+fn next_piece_within(nes: &Nes, inputs: &[Buttons], frames: usize) -> bool {
+    let mut n = nes.clone();
+    n.set_phase_choice(playfield_nes::PhaseChoice::Surviving);
+    let mut locked = false;
+    for k in 0..inputs.len() + frames {
+        n.step(inputs.get(k).copied().unwrap_or(Buttons::NONE));
+        locked |= n.raw().player1.play_state != play_state::ACTIVE;
+        if locked && n.controllable() {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn the_player_keeps_clear_of_a_clear_whose_frame_lags_for_good() {
+    let Some(rom) = rom_for_tests() else { return };
+    let program = EngineData::from_rom(&rom).expect("the ROM's data").program;
+    let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
+    // With the score at 999,999 the NMI that interrupts the score loop restarts it (it redraws
+    // the score with the loop's counter): the first level from 160 where the player's own
+    // Tetris makes every frame lag for 300 frames and more.
+    let mut ws = Workspace::new();
+    let frozen = (160..=255u8).find_map(|level| {
+        let mut nes = tetris_ready(&program, level, [0x56, 0x16]);
+        let raw = nes.raw_mut();
+        for p in [&mut raw.player, &mut raw.player1] {
+            p.score = [0x99, 0x99, 0x99];
+        }
+        let start = PieceState::from_nes(&nes, 0)?;
+        let situation = Situation::a_type(level, nes.line_count());
+        let plain = player.decide(&mut ws, &nes.board(), start, situation, None)?;
+        (!next_piece_within(&nes, &plain.inputs, 300)).then_some((nes, plain))
+    });
+    let (nes, plain) = frozen.expect("a level from 160 where the Tetris's frame lags for good");
+    assert!(
+        !crash_free(&nes, &plain.inputs),
+        "a freeze counts as a crash"
+    );
+    let mut pilot = Pilot::new(&GameConfig::a_type(19, 0), player);
+    let mut robust = nes.clone();
+    // `play_piece` fails unless the next piece comes within 200 frames.
+    let (_, lock) = play_piece(&mut robust, &mut pilot);
+    let p = plain.placement;
+    assert_ne!(lock, (p.x, p.y, p.orientation), "not the plain Tetris");
+    eprintln!(
+        "level {}: the Tetris at {:?} lags for good; the player locked at {lock:?}",
+        nes.raw().player1.level_number,
+        (p.x, p.y, p.orientation)
+    );
+}
+
 #[test]
 fn a_whole_game_passes_level_157_clear_of_the_crash() {
     let Some(rom) = rom_for_tests() else { return };

@@ -195,13 +195,17 @@ fn scoring_bytes() -> impl Iterator<Item = usize> {
 }
 
 fn run_rom(base: &Emulator, layout: &RomLayout, case: &Case) -> RomRun {
+    run_rom_for(base, layout, case, FRAMES)
+}
+
+fn run_rom_for(base: &Emulator, layout: &RomLayout, case: &Case, frame_count: usize) -> RomRun {
     let mut rom = base.clone();
     let start = case.ram(&rom.ram());
     rom.write_ram_keep_stack(&start);
     let start = rom.ram();
     let mut frames = Vec::new();
     let mut rams = Vec::new();
-    for frame in 1..=FRAMES {
+    for frame in 1..=frame_count {
         let t = rom
             .step_timed(layout, case.buttons(frame))
             .expect("tetanes runs");
@@ -548,6 +552,83 @@ fn past_2550_lines_and_the_wrap_past_level_255_as_on_the_rom() {
     );
     assert!(wrapped >= 3, "{wrapped} cases wrap");
 }
+
+/// The frames of play in which the score loop's frame lags for hundreds of frames: at the
+/// highest levels with the score at 999,999 the NMI that interrupts the score loop redraws the
+/// score with the loop's counter (`generalCounter`), the loop then runs as many more passes as
+/// that byte says, past the next NMI again, and so on. The engine, told the ROM's phase, must
+/// lag the same frames and keep every traced variable equal through it.
+#[test]
+fn the_score_loop_restarted_by_every_nmi_as_on_the_rom() {
+    let Some(rom) = rom_for_tests() else { return };
+    let layout = RomLayout::from_rom(&rom).expect("the layout is found");
+    let prg = Arc::new(ProgramData::from_ines(rom.bytes()).expect("the PRG reads"));
+    let base = base_game(&rom);
+    let scan = std::env::var("PLAYFIELD_FREEZE_SCAN").is_ok();
+    let levels: Vec<(u8, u8)> = if scan {
+        (160..=200u8)
+            .flat_map(|l| (1..=4u8).map(move |c| (l, c)))
+            .collect()
+    } else {
+        FREEZES.to_vec()
+    };
+    let mut longest = 0;
+    for (level, cleared) in levels {
+        let case = Case {
+            level,
+            lines: 1_653,
+            score: 999_999,
+            cleared,
+            junk_rows: 2,
+            column: 9,
+            frame_counter: 0x1234,
+            preview: true,
+            music_off: true,
+            soft_drop: false,
+            tap: None,
+        };
+        let frames = if scan { 300 } else { 400 };
+        let rom_run = run_rom_for(&base, &layout, &case, frames);
+        let rom_lags: Vec<usize> = (1..=rom_run.frames.len())
+            .filter(|&k| is_lag(&rom_run.frames[k - 1].0))
+            .collect();
+        let rom_crash = (1..=rom_run.frames.len()).find(|&k| is_crash(&rom_run.frames[k - 1].0));
+        let in_a_row = rom_lags
+            .iter()
+            .zip(rom_lags.iter().skip(1))
+            .fold((1, 1), |(run, best), (a, b)| {
+                let run = if *b == a + 1 { run + 1 } else { 1 };
+                (run, best.max(run))
+            })
+            .1;
+        if scan {
+            eprintln!(
+                "level {level} cleared {cleared}: {in_a_row} lag frames in a row, crash {rom_crash:?}"
+            );
+            continue;
+        }
+        longest = longest.max(in_a_row);
+        eprintln!("level {level}, {cleared} lines: {in_a_row} lag frames in a row on the ROM");
+        let e = run_engine(&rom_run, &layout, &prg, &case, true);
+        assert_eq!(
+            e.lag_frames, rom_lags,
+            "level {level}, {cleared} lines: lag frames"
+        );
+        assert_eq!(e.crash, rom_crash, "level {level}, {cleared} lines: crash");
+        assert_eq!(
+            e.differs, None,
+            "level {level}, {cleared} lines: traced RAM"
+        );
+    }
+    assert!(
+        scan || longest >= 300,
+        "{longest} lag frames in a row at most"
+    );
+}
+
+/// Levels and clears at which the scan (`PLAYFIELD_FREEZE_SCAN=1`) found the ROM lagging for
+/// hundreds of frames in the position above.
+const FREEZES: [(u8, u8); 3] = [(170, 1), (174, 3), (181, 4)];
 
 /// An NMI of the ROM, seen in an instruction trace.
 struct TracedNmi {
