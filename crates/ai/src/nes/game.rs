@@ -759,7 +759,8 @@ fn next_play_buttons_gated<G>(
 /// Lag frames in a row after which a game is stopped as frozen ([`GameEnd::Frozen`]): five
 /// minutes. A frame that adds the points lags one or two frames where its NMIs leave the score
 /// loop's counter alone; where they rewrite it the lag has been seen to last 178 and 574 frames
-/// and then end, and to go on past 18,000.
+/// and then end, and to go on for 8,773 frames, to the end of the movie (the same on the ROM in
+/// tetanes).
 pub const FROZEN_AFTER_LAG_FRAMES: u32 = 18_000;
 
 /// Candidates from the player's ranking checked for crashes before the best is kept anyway.
