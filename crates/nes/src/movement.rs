@@ -1,9 +1,10 @@
 //! Piece movement under the player's control, the rule `playState_playerControlsActiveTetrimino`
 //! runs each frame: `shift_tetrimino` (DAS), `rotate_tetrimino` and `drop_tetrimino` (the
-//! opening delay, soft drop and gravity). The engine's play frame runs it on the RAM's piece, the
-//! AI's searches on their own states (the sweep's faster form by its parts, [`Das::autorepeat`]
-//! and [`drop_timers`], held to [`PieceState::control_frame`] by property tests), so the
-//! movement and its constants have one home.
+//! opening delay, soft drop and gravity). Each step is written once, generic over where the
+//! piece is kept ([`PieceFields`]): the engine's play frame runs it on the RAM's piece, the AI's
+//! searches on their own states ([`PieceState::control_frame`]; the sweep's faster form by its
+//! parts, [`Das::autorepeat`] and [`drop_timers`], held to it by property tests), so the movement
+//! and its constants have one home.
 
 use crate::Buttons;
 use crate::rules::is_position_valid;
@@ -162,45 +163,254 @@ impl DropStep {
 
 /// `drop_tetrimino`'s timers: updates `autorepeat_y` as the ROM does and says whether the piece
 /// tries a row down. Of the buttons only Down is read, and Left or Right only with a new press of
-/// Down. The caller clears `fallTimer` when the piece tries the row.
+/// Down. The caller clears `fallTimer` when the piece tries the row. The AI's sweep runs the
+/// timers alone through this form; it is [`drop_tetrimino`]'s first half.
 #[inline(always)]
 #[must_use]
-pub const fn drop_timers(
+pub fn drop_timers(
     fall_timer: u8,
     autorepeat_y: &mut u8,
     newly: Buttons,
     held: Buttons,
     drop_speed: u8,
 ) -> DropStep {
-    let mut released = false;
-    if (*autorepeat_y as i8) < 0 {
+    let mut timers = TimersAlone {
+        fall_timer,
+        drop_speed,
+        autorepeat_y: *autorepeat_y,
+        soft_drop: false,
+        released: false,
+        looked_up: false,
+    };
+    let falls = run_drop_timers(&mut timers, newly, held);
+    *autorepeat_y = timers.autorepeat_y;
+    if timers.soft_drop {
+        DropStep::SoftDrop
+    } else if timers.looked_up {
+        DropStep::Gravity {
+            released: timers.released,
+            falls,
+        }
+    } else {
+        DropStep::Delayed
+    }
+}
+
+/// The timers of [`drop_timers`], with what they reported.
+struct TimersAlone {
+    fall_timer: u8,
+    drop_speed: u8,
+    autorepeat_y: u8,
+    soft_drop: bool,
+    released: bool,
+    looked_up: bool,
+}
+
+impl DropTimerFields for TimersAlone {
+    #[inline(always)]
+    fn fall_timer(&self) -> u8 {
+        self.fall_timer
+    }
+    #[inline(always)]
+    fn drop_speed(&self) -> u8 {
+        self.drop_speed
+    }
+    #[inline(always)]
+    fn autorepeat_y(&self) -> u8 {
+        self.autorepeat_y
+    }
+    #[inline(always)]
+    fn set_autorepeat_y(&mut self, autorepeat_y: u8) {
+        self.autorepeat_y = autorepeat_y;
+    }
+    #[inline(always)]
+    fn soft_drop_row(&mut self) {
+        self.soft_drop = true;
+    }
+    #[inline(always)]
+    fn soft_drop_released(&mut self) {
+        self.released = true;
+    }
+    #[inline(always)]
+    fn drop_speed_looked_up(&mut self, _drop_speed: u8) {
+        self.looked_up = true;
+    }
+}
+
+/// The fields `drop_tetrimino`'s timers read and write, and what they tell their holder.
+pub trait DropTimerFields {
+    /// `fallTimer`: frames since the last row down.
+    fn fall_timer(&self) -> u8;
+    /// `@lookupDropSpeed`: frames per row at the current level, read where the routine reads it
+    /// (the engine looks it up then; the AI's states carry it).
+    fn drop_speed(&self) -> u8;
+    /// `autorepeatY`: the soft-drop counter, negative during the opening delay.
+    fn autorepeat_y(&self) -> u8;
+    /// Stores `autorepeatY`.
+    fn set_autorepeat_y(&mut self, autorepeat_y: u8);
+    /// A soft-drop row is tried (`holdDownPoints` counts it).
+    fn soft_drop_row(&mut self) {}
+    /// Soft drop ended (`holdDownPoints` is cleared).
+    fn soft_drop_released(&mut self) {}
+    /// `@lookupDropSpeed` ran (the ROM stores `dropSpeed`).
+    fn drop_speed_looked_up(&mut self, _drop_speed: u8) {}
+}
+
+/// Where the movement rule finds the active piece and keeps its moves: the AI's [`PieceState`]
+/// on a playfield page, or the engine's RAM, which stores each move into both player blocks and
+/// plays the sounds. The rule's steps ([`control_frame`], [`shift_tetrimino`],
+/// [`rotate_tetrimino`], [`drop_tetrimino`]) are written once, generic over this.
+pub trait PieceFields: DropTimerFields {
+    /// `tetriminoX`.
+    fn x(&self) -> u8;
+    /// Stores `tetriminoX`.
+    fn set_x(&mut self, x: u8);
+    /// `tetriminoY`.
+    fn y(&self) -> u8;
+    /// Stores `tetriminoY`.
+    fn set_y(&mut self, y: u8);
+    /// `currentPiece`.
+    fn orientation(&self) -> Orientation;
+    /// Stores `currentPiece`.
+    fn set_orientation(&mut self, orientation: Orientation);
+    /// `autorepeatX`.
+    fn autorepeat_x(&self) -> u8;
+    /// Stores `autorepeatX`.
+    fn set_autorepeat_x(&mut self, autorepeat_x: u8);
+    /// Stores `fallTimer`.
+    fn set_fall_timer(&mut self, fall_timer: u8);
+    /// `isPositionValid` on the holder's playfield.
+    fn is_position_valid(&self, x: u8, y: u8, orientation: Orientation) -> bool;
+    /// The region's DAS timing.
+    fn das(&self) -> Das;
+    /// Whether the double-speed option ([`Gravity::double`]) is on at the current level.
+    fn double_speed(&self) -> bool;
+    /// The piece shifted a column (the shift sound).
+    fn shifted(&mut self) {}
+    /// The piece rotated (the rotation sound).
+    fn rotated(&mut self) {}
+    /// A row down was blocked: the piece locks where it is (`playState` 2).
+    fn locked(&mut self) {}
+}
+
+/// One frame of `playState_playerControlsActiveTetrimino` with `newly` pressed and `held`
+/// (`fallTimer` already counted by `gameModeState_updateCountersAndNonPlayerState`): shift,
+/// rotate, drop. With the double-speed option the drop routine runs three times, the first two
+/// with `fallTimer` forced to the speed, and runs on after a lock as TetrisGYM runs it.
+#[inline(always)]
+pub fn control_frame<P: PieceFields>(piece: &mut P, newly: Buttons, held: Buttons) {
+    shift_tetrimino(piece, newly, held);
+    rotate_tetrimino(piece, newly);
+    if piece.double_speed() {
+        for _ in 0..2 {
+            piece.set_fall_timer(piece.drop_speed());
+            drop_tetrimino(piece, newly, held);
+        }
+    }
+    drop_tetrimino(piece, newly, held);
+}
+
+/// `shift_tetrimino`: DAS ([`Das::autorepeat`]), undone (and the counter set to
+/// [`Das::reset`]) when blocked.
+#[inline(always)]
+pub fn shift_tetrimino<P: PieceFields>(piece: &mut P, newly: Buttons, held: Buttons) {
+    let before = piece.autorepeat_x();
+    let (tries, autorepeat_x) = piece.das().autorepeat(before, newly, held);
+    if autorepeat_x != before {
+        piece.set_autorepeat_x(autorepeat_x);
+    }
+    if !tries {
+        return;
+    }
+    let x = if held.bits() & RIGHT != 0 {
+        piece.x().wrapping_add(1)
+    } else if held.bits() & LEFT != 0 {
+        piece.x().wrapping_sub(1)
+    } else {
+        // A new press in `newlyPressedButtons` without its button held: only a RAM image
+        // written by hand has one.
+        return;
+    };
+    if piece.is_position_valid(x, piece.y(), piece.orientation()) {
+        piece.set_x(x);
+        piece.shifted();
+    } else {
+        piece.set_autorepeat_x(piece.das().reset);
+    }
+}
+
+/// `rotate_tetrimino`: A clockwise wins over B counter-clockwise; undone when blocked (no
+/// kicks).
+#[inline(always)]
+pub fn rotate_tetrimino<P: PieceFields>(piece: &mut P, newly: Buttons) {
+    let turned = if newly.bits() & Buttons::A.bits() != 0 {
+        piece.orientation().clockwise()
+    } else if newly.bits() & Buttons::B.bits() != 0 {
+        piece.orientation().counter_clockwise()
+    } else {
+        return;
+    };
+    if piece.is_position_valid(piece.x(), piece.y(), turned) {
+        piece.set_orientation(turned);
+        piece.rotated();
+    }
+}
+
+/// One run of `drop_tetrimino`: its timers (the opening delay, soft drop, gravity), then
+/// `@drop`'s row down, or the lock when the row is blocked.
+#[inline(always)]
+pub fn drop_tetrimino<P: PieceFields>(piece: &mut P, newly: Buttons, held: Buttons) {
+    if run_drop_timers(piece, newly, held) {
+        drop_one_row(piece);
+    }
+}
+
+/// `@drop`: `fallTimer` cleared, one row down, or the lock when blocked.
+#[inline]
+fn drop_one_row<P: PieceFields>(piece: &mut P) {
+    piece.set_fall_timer(0);
+    let y = piece.y().wrapping_add(1);
+    if piece.is_position_valid(piece.x(), y, piece.orientation()) {
+        piece.set_y(y);
+    } else {
+        piece.locked();
+    }
+}
+
+/// `drop_tetrimino`'s timers on `timers`: whether the piece tries a row down.
+#[inline(always)]
+fn run_drop_timers<T: DropTimerFields>(timers: &mut T, newly: Buttons, held: Buttons) -> bool {
+    let mut autorepeat_y = timers.autorepeat_y();
+    if (autorepeat_y as i8) < 0 {
         // The opening delay: only a Down press ends it early.
         if newly.bits() & DOWN == 0 {
-            *autorepeat_y = autorepeat_y.wrapping_add(1);
-            return DropStep::Delayed;
+            timers.set_autorepeat_y(autorepeat_y.wrapping_add(1));
+            return false;
         }
-        *autorepeat_y = 0;
+        autorepeat_y = 0;
+        timers.set_autorepeat_y(0);
     }
-    if *autorepeat_y == 0 {
+    if autorepeat_y == 0 {
         // @playing: a soft drop starts on a fresh Down press without Left or Right held.
         if held.bits() & (LEFT | RIGHT) == 0 && newly.bits() & DPAD == DOWN {
-            *autorepeat_y = 1;
+            timers.set_autorepeat_y(1);
         }
     } else if held.bits() & DPAD != DOWN {
-        *autorepeat_y = 0;
-        released = true;
+        timers.set_autorepeat_y(0);
+        timers.soft_drop_released();
     } else {
-        *autorepeat_y = autorepeat_y.wrapping_add(1);
-        if *autorepeat_y >= 3 {
-            *autorepeat_y = 1;
-            return DropStep::SoftDrop;
+        let counted = autorepeat_y.wrapping_add(1);
+        if counted >= 3 {
+            timers.set_autorepeat_y(1);
+            timers.soft_drop_row();
+            return true;
         }
+        timers.set_autorepeat_y(counted);
     }
-    // The comparison with `fallTimer` is signed (`bpl`).
-    DropStep::Gravity {
-        released,
-        falls: (fall_timer.wrapping_sub(drop_speed) as i8) >= 0,
-    }
+    // @lookupDropSpeed; the comparison with `fallTimer` is signed (`bpl`).
+    let drop_speed = timers.drop_speed();
+    timers.drop_speed_looked_up(drop_speed);
+    (timers.fall_timer().wrapping_sub(drop_speed) as i8) >= 0
 }
 
 /// What a frame of [`PieceState::control_frame`] did besides moving the piece: what the engine
@@ -235,11 +445,8 @@ impl PieceState {
         }
     }
 
-    /// One frame of `playState_playerControlsActiveTetrimino` with `newly` pressed and `held`
-    /// (`fallTimer` already counted by `gameModeState_updateCountersAndNonPlayerState`):
-    /// shift, rotate, drop. With the double-speed option the drop routine runs three times, the
-    /// first two with `fallTimer` forced to the speed, and runs on after a lock as TetrisGYM
-    /// runs it.
+    /// One frame of the movement rule ([`control_frame`]) on this piece over `page`, with what
+    /// it did besides moving the piece.
     #[inline(always)]
     pub fn control_frame(
         &mut self,
@@ -249,100 +456,117 @@ impl PieceState {
         das: Das,
         gravity: Gravity,
     ) -> Moved {
-        let mut moved = Moved {
-            shifted: self.shift(page, newly, held, das),
-            rotated: self.rotate(page, newly),
-            ..Moved::default()
+        let mut on_page = PieceOnPage {
+            piece: self,
+            page,
+            das,
+            gravity,
+            moved: Moved::default(),
         };
-        if gravity.double {
-            for _ in 0..2 {
-                self.fall_timer = gravity.drop_speed;
-                self.drop(page, newly, held, gravity.drop_speed, &mut moved);
-            }
-        }
-        self.drop(page, newly, held, gravity.drop_speed, &mut moved);
-        moved
+        control_frame(&mut on_page, newly, held);
+        on_page.moved
     }
+}
 
-    /// `shift_tetrimino`: DAS, undone (and the counter set to [`Das::reset`]) when blocked.
+/// A [`PieceState`] on a playfield page, recording what the rule did ([`Moved`]).
+struct PieceOnPage<'a> {
+    piece: &'a mut PieceState,
+    page: &'a [u8; 256],
+    das: Das,
+    gravity: Gravity,
+    moved: Moved,
+}
+
+impl DropTimerFields for PieceOnPage<'_> {
     #[inline(always)]
-    fn shift(&mut self, page: &[u8; 256], newly: Buttons, held: Buttons, das: Das) -> bool {
-        let (tries, autorepeat_x) = das.autorepeat(self.autorepeat_x, newly, held);
-        self.autorepeat_x = autorepeat_x;
-        if !tries {
-            return false;
-        }
-        let x = if held.bits() & RIGHT != 0 {
-            self.x.wrapping_add(1)
-        } else if held.bits() & LEFT != 0 {
-            self.x.wrapping_sub(1)
-        } else {
-            // A new press in `newlyPressedButtons` without its button held: only a RAM image
-            // written by hand has one.
-            return false;
-        };
-        if is_position_valid(page, x, self.y, self.orientation.id()) {
-            self.x = x;
-            true
-        } else {
-            self.autorepeat_x = das.reset;
-            false
-        }
+    fn fall_timer(&self) -> u8 {
+        self.piece.fall_timer
     }
-
-    /// `rotate_tetrimino`: A clockwise wins over B counter-clockwise; undone when blocked (no
-    /// kicks).
     #[inline(always)]
-    fn rotate(&mut self, page: &[u8; 256], newly: Buttons) -> bool {
-        let turned = if newly.bits() & Buttons::A.bits() != 0 {
-            self.orientation.clockwise()
-        } else if newly.bits() & Buttons::B.bits() != 0 {
-            self.orientation.counter_clockwise()
-        } else {
-            return false;
-        };
-        if is_position_valid(page, self.x, self.y, turned.id()) {
-            self.orientation = turned;
-            true
-        } else {
-            false
-        }
+    fn drop_speed(&self) -> u8 {
+        self.gravity.drop_speed
     }
-
-    /// One run of `drop_tetrimino`: its timers, then `@drop`'s row down or lock.
     #[inline(always)]
-    fn drop(
-        &mut self,
-        page: &[u8; 256],
-        newly: Buttons,
-        held: Buttons,
-        drop_speed: u8,
-        moved: &mut Moved,
-    ) {
-        let step = drop_timers(
-            self.fall_timer,
-            &mut self.autorepeat_y,
-            newly,
-            held,
-            drop_speed,
-        );
-        match step {
-            DropStep::Delayed => return,
-            DropStep::SoftDrop => moved.soft_drop_rows = moved.soft_drop_rows.wrapping_add(1),
-            DropStep::Gravity { released, falls } => {
-                moved.gravity_looked_up = true;
-                moved.soft_drop_released |= released;
-                if !falls {
-                    return;
-                }
-            }
-        }
-        self.fall_timer = 0;
-        let y = self.y.wrapping_add(1);
-        if is_position_valid(page, self.x, y, self.orientation.id()) {
-            self.y = y;
-        } else {
-            moved.locked = true;
-        }
+    fn autorepeat_y(&self) -> u8 {
+        self.piece.autorepeat_y
+    }
+    #[inline(always)]
+    fn set_autorepeat_y(&mut self, autorepeat_y: u8) {
+        self.piece.autorepeat_y = autorepeat_y;
+    }
+    #[inline(always)]
+    fn soft_drop_row(&mut self) {
+        self.moved.soft_drop_rows = self.moved.soft_drop_rows.wrapping_add(1);
+    }
+    #[inline(always)]
+    fn soft_drop_released(&mut self) {
+        self.moved.soft_drop_released = true;
+    }
+    #[inline(always)]
+    fn drop_speed_looked_up(&mut self, _drop_speed: u8) {
+        self.moved.gravity_looked_up = true;
+    }
+}
+
+impl PieceFields for PieceOnPage<'_> {
+    #[inline(always)]
+    fn x(&self) -> u8 {
+        self.piece.x
+    }
+    #[inline(always)]
+    fn set_x(&mut self, x: u8) {
+        self.piece.x = x;
+    }
+    #[inline(always)]
+    fn y(&self) -> u8 {
+        self.piece.y
+    }
+    #[inline(always)]
+    fn set_y(&mut self, y: u8) {
+        self.piece.y = y;
+    }
+    #[inline(always)]
+    fn orientation(&self) -> Orientation {
+        self.piece.orientation
+    }
+    #[inline(always)]
+    fn set_orientation(&mut self, orientation: Orientation) {
+        self.piece.orientation = orientation;
+    }
+    #[inline(always)]
+    fn autorepeat_x(&self) -> u8 {
+        self.piece.autorepeat_x
+    }
+    #[inline(always)]
+    fn set_autorepeat_x(&mut self, autorepeat_x: u8) {
+        self.piece.autorepeat_x = autorepeat_x;
+    }
+    #[inline(always)]
+    fn set_fall_timer(&mut self, fall_timer: u8) {
+        self.piece.fall_timer = fall_timer;
+    }
+    #[inline(always)]
+    fn is_position_valid(&self, x: u8, y: u8, orientation: Orientation) -> bool {
+        is_position_valid(self.page, x, y, orientation.id())
+    }
+    #[inline(always)]
+    fn das(&self) -> Das {
+        self.das
+    }
+    #[inline(always)]
+    fn double_speed(&self) -> bool {
+        self.gravity.double
+    }
+    #[inline(always)]
+    fn shifted(&mut self) {
+        self.moved.shifted = true;
+    }
+    #[inline(always)]
+    fn rotated(&mut self) {
+        self.moved.rotated = true;
+    }
+    #[inline(always)]
+    fn locked(&mut self) {
+        self.moved.locked = true;
     }
 }

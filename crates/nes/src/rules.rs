@@ -12,7 +12,10 @@ pub const fn next_rng(seed: u16) -> u16 {
     let feedback = ((seed >> 9) ^ (seed >> 1)) & 1;
     (feedback << 15) | (seed >> 1)
 }
-pub use crate::movement::{Das, DropStep, Gravity, Moved, PieceState, drop_timers};
+pub use crate::movement::{
+    Das, DropStep, DropTimerFields, Gravity, Moved, PieceFields, PieceState, control_frame,
+    drop_tetrimino, drop_timers, rotate_tetrimino, shift_tetrimino,
+};
 
 /// `isPositionValid`: every mino inside rows −2..19 and columns 0..9, on a cell ≥ `tileEmpty`.
 ///

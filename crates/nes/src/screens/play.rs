@@ -173,13 +173,7 @@ impl Nes {
         let left = match self.raw.player1.play_state {
             play_state::ACTIVE => {
                 self.steady_nmi_and_counters(newly, held, false);
-                if let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) {
-                    self.player_controls_active_tetrimino(orientation);
-                    None
-                } else {
-                    self.raw.game_mode_state = 4;
-                    Some(self.stop_unsupported(Unsupported::HiddenOrientation))
-                }
+                return self.steady_frame_active(held);
             }
             play_state::LOCK => {
                 self.steady_nmi_and_counters(newly, held, false);
@@ -250,6 +244,26 @@ impl Nes {
         if let Some(flow) = left {
             return self.steady_frame_left(flow);
         }
+        self.steady_frame_end(held)
+    }
+
+    /// The rest of a steady frame in the play state 1, the commonest: the movement rule, then
+    /// the frame's end. A function of its own: the movement keeps more values at hand than the
+    /// other states, and inlined it would make every steady frame save more registers.
+    #[inline(never)]
+    fn steady_frame_active(&mut self, held: u8) -> Events {
+        let Some(orientation) = Orientation::from_id(self.raw.player.current_piece) else {
+            self.raw.game_mode_state = 4;
+            let flow = self.stop_unsupported(Unsupported::HiddenOrientation);
+            return self.steady_frame_left(flow);
+        };
+        self.player_controls_active_tetrimino(orientation);
+        self.steady_frame_end(held)
+    }
+
+    /// The end of a steady frame that stayed in the main loop's wait.
+    #[inline(always)]
+    fn steady_frame_end(&mut self, held: u8) -> Events {
         debug_assert_eq!(self.raw.player, self.raw.player1);
         // stageSpriteForNextPiece's A is not 5, `gameMode` is play, `numberOfPlayers` not 6,
         // no reset combination: gameModeState_checkForResetKeyCombo returns A = the held
@@ -600,151 +614,25 @@ impl Nes {
         )
     }
 
-    /// `playState_playerControlsActiveTetrimino`: the movement rule on the RAM's piece, with what
-    /// the routines record around it (the shift and rotation sounds, `holdDownPoints`,
-    /// `dropSpeed`, the lock). The rule's decisions ([`rules::Das::autorepeat`],
-    /// [`rules::drop_timers`], the rotation table through [`Orientation`]) are taken from
-    /// [`rules`]; the moves are applied in place, store by store, as the routines make them
-    /// (copying the piece's state out, through the rule and back measured about 30 more
-    /// instructions a frame, on frames of about 70). The AI's frame-by-frame property tests hold
-    /// this to
-    /// [`rules::PieceState::control_frame`]. `currentPiece` is a real orientation (the callers
+    /// `playState_playerControlsActiveTetrimino`: the movement rule ([`rules::control_frame`])
+    /// run directly on the RAM's piece ([`RamPiece`]), which stores each move into both player
+    /// blocks and records what the routines record around it (the shift and rotation sounds,
+    /// `holdDownPoints`, `dropSpeed`, the lock). `currentPiece` is a real orientation (the callers
     /// stop at `hidden`).
     #[inline(always)]
     fn player_controls_active_tetrimino(&mut self, orientation: Orientation) {
         let newly = Buttons::from_bits_retain(self.raw.newly_pressed_buttons);
         let held = Buttons::from_bits_retain(self.raw.held_buttons);
-        self.shift_tetrimino(orientation, newly, held);
-        self.rotate_tetrimino(newly);
-        self.drop_tetrimino(newly, held);
-    }
-
-    /// `shift_tetrimino`: DAS ([`rules::Das::autorepeat`]), undone when blocked.
-    #[inline(always)]
-    fn shift_tetrimino(&mut self, orientation: Orientation, newly: Buttons, held: Buttons) {
-        let das = rules::Das::of(self.region);
-        let before = self.raw.player.autorepeat_x;
-        let (tries, autorepeat_x) = das.autorepeat(before, newly, held);
-        if autorepeat_x != before {
-            self.store_player(|p| p.autorepeat_x = autorepeat_x);
-        }
-        if !tries {
-            return;
-        }
-        let p = &self.raw.player;
-        let x = if held.contains(Buttons::RIGHT) {
-            p.tetrimino_x.wrapping_add(1)
-        } else if held.contains(Buttons::LEFT) {
-            p.tetrimino_x.wrapping_sub(1)
-        } else {
-            return;
+        let mut piece = RamPiece {
+            nes: self,
+            orientation,
         };
-        if rules::is_position_valid(&self.raw.playfield, x, p.tetrimino_y, orientation.id()) {
-            self.store_player(|p| p.tetrimino_x = x);
-            self.sound_effect(1, 0x03);
-        } else {
-            self.store_player(|p| p.autorepeat_x = das.reset);
-        }
+        rules::control_frame(&mut piece, newly, held);
     }
 
-    /// `rotate_tetrimino`: A clockwise, B counter-clockwise, undone when blocked (no kicks).
-    #[inline(always)]
-    fn rotate_tetrimino(&mut self, newly: Buttons) {
-        let p = &self.raw.player;
-        let Some(orientation) = Orientation::from_id(p.current_piece) else {
-            return;
-        };
-        let turned = if newly.contains(Buttons::A) {
-            orientation.clockwise()
-        } else if newly.contains(Buttons::B) {
-            orientation.counter_clockwise()
-        } else {
-            return;
-        };
-        if rules::is_position_valid(
-            &self.raw.playfield,
-            p.tetrimino_x,
-            p.tetrimino_y,
-            turned.id(),
-        ) {
-            self.store_player(|p| p.current_piece = turned.id());
-            self.sound_effect(1, 0x05);
-        }
-    }
-
-    /// `drop_tetrimino`. With the double-speed option on (not the ROM: TetrisGYM's "kill screen
-    /// ×2" line-cap mode, the community's level-39 benchmark rule), the routine runs three
-    /// times a frame as TetrisGYM runs it, the first two with `fallTimer` forced to the drop
-    /// speed, so the piece falls two rows a frame at level 29 gravity.
-    #[inline(always)]
-    fn drop_tetrimino(&mut self, newly: Buttons, held: Buttons) {
-        if self.modifiers.double_speed_at(self.raw.player.level_number) {
-            for _ in 0..2 {
-                let speed = self.drop_speed_for_level();
-                self.store_player(|p| p.fall_timer = speed);
-                self.drop_tetrimino_actual(newly, held);
-            }
-        }
-        self.drop_tetrimino_actual(newly, held);
-    }
-
-    /// `@lookupDropSpeed`'s value for the current level.
-    #[inline(always)]
-    fn drop_speed_for_level(&self) -> u8 {
-        self.region.drop_speed(self.raw.player.level_number)
-    }
-
-    /// `drop_tetrimino` of the ROM: its timers ([`rules::drop_timers`]: the opening delay, soft
-    /// drop and gravity), then the row down.
-    #[inline(always)]
-    fn drop_tetrimino_actual(&mut self, newly: Buttons, held: Buttons) {
-        let before = self.raw.player.autorepeat_y;
-        let mut autorepeat_y = before;
-        let speed = self.drop_speed_for_level();
-        let step = rules::drop_timers(
-            self.raw.player.fall_timer,
-            &mut autorepeat_y,
-            newly,
-            held,
-            speed,
-        );
-        if autorepeat_y != before {
-            self.store_player(|p| p.autorepeat_y = autorepeat_y);
-        }
-        match step {
-            rules::DropStep::Delayed => {}
-            rules::DropStep::SoftDrop => {
-                let points = self.raw.player.hold_down_points.wrapping_add(1);
-                self.store_player(|p| p.hold_down_points = points);
-                self.drop();
-            }
-            rules::DropStep::Gravity { released, falls } => {
-                if released {
-                    self.store_player(|p| p.hold_down_points = 0);
-                }
-                self.raw.drop_speed = speed;
-                if falls {
-                    self.drop();
-                }
-            }
-        }
-    }
-
-    /// `@drop`: one row down, or lock when blocked.
-    fn drop(&mut self) {
-        let p = &self.raw.player;
-        let y = p.tetrimino_y.wrapping_add(1);
-        if rules::is_position_valid(&self.raw.playfield, p.tetrimino_x, y, p.current_piece) {
-            self.store_player(|p| {
-                p.fall_timer = 0;
-                p.tetrimino_y = y;
-            });
-            return;
-        }
-        self.store_player(|p| {
-            p.fall_timer = 0;
-            p.play_state = play_state::LOCK;
-        });
+    /// `@drop`'s lock: `playState` 2 and the playfield redrawn around the piece.
+    fn lock_where_blocked(&mut self) {
+        self.store_player(|p| p.play_state = play_state::LOCK);
         self.update_playfield();
     }
 
@@ -1098,5 +986,114 @@ impl Nes {
             return Flow::Ret(0x03);
         }
         Flow::Wait(Wait::Pause)
+    }
+}
+
+/// The active piece in the RAM, as the movement rule moves it: each store goes into `player` and
+/// `player1` (equal during play), with the sounds and counters the routines keep beside the
+/// move. `orientation` is `currentPiece`, known to be a real orientation.
+struct RamPiece<'a> {
+    nes: &'a mut Nes,
+    orientation: Orientation,
+}
+
+impl rules::DropTimerFields for RamPiece<'_> {
+    #[inline(always)]
+    fn fall_timer(&self) -> u8 {
+        self.nes.raw.player.fall_timer
+    }
+    #[inline(always)]
+    fn drop_speed(&self) -> u8 {
+        self.nes.region.drop_speed(self.nes.raw.player.level_number)
+    }
+    #[inline(always)]
+    fn autorepeat_y(&self) -> u8 {
+        self.nes.raw.player.autorepeat_y
+    }
+    #[inline(always)]
+    fn set_autorepeat_y(&mut self, autorepeat_y: u8) {
+        self.nes.store_player(|p| p.autorepeat_y = autorepeat_y);
+    }
+    #[inline(always)]
+    fn soft_drop_row(&mut self) {
+        let points = self.nes.raw.player.hold_down_points.wrapping_add(1);
+        self.nes.store_player(|p| p.hold_down_points = points);
+    }
+    #[inline(always)]
+    fn soft_drop_released(&mut self) {
+        self.nes.store_player(|p| p.hold_down_points = 0);
+    }
+    #[inline(always)]
+    fn drop_speed_looked_up(&mut self, drop_speed: u8) {
+        self.nes.raw.drop_speed = drop_speed;
+    }
+}
+
+impl rules::PieceFields for RamPiece<'_> {
+    #[inline(always)]
+    fn x(&self) -> u8 {
+        self.nes.raw.player.tetrimino_x
+    }
+    #[inline(always)]
+    fn set_x(&mut self, x: u8) {
+        self.nes.store_player(|p| p.tetrimino_x = x);
+    }
+    #[inline(always)]
+    fn y(&self) -> u8 {
+        self.nes.raw.player.tetrimino_y
+    }
+    #[inline(always)]
+    fn set_y(&mut self, y: u8) {
+        self.nes.store_player(|p| p.tetrimino_y = y);
+    }
+    #[inline(always)]
+    fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+    #[inline(always)]
+    fn set_orientation(&mut self, orientation: Orientation) {
+        self.orientation = orientation;
+        self.nes
+            .store_player(|p| p.current_piece = orientation.id());
+    }
+    #[inline(always)]
+    fn autorepeat_x(&self) -> u8 {
+        self.nes.raw.player.autorepeat_x
+    }
+    #[inline(always)]
+    fn set_autorepeat_x(&mut self, autorepeat_x: u8) {
+        self.nes.store_player(|p| p.autorepeat_x = autorepeat_x);
+    }
+    #[inline(always)]
+    fn set_fall_timer(&mut self, fall_timer: u8) {
+        self.nes.store_player(|p| p.fall_timer = fall_timer);
+    }
+    #[inline(always)]
+    fn is_position_valid(&self, x: u8, y: u8, orientation: Orientation) -> bool {
+        rules::is_position_valid(&self.nes.raw.playfield, x, y, orientation.id())
+    }
+    #[inline(always)]
+    fn das(&self) -> rules::Das {
+        rules::Das::of(self.nes.region)
+    }
+    /// Not the ROM: TetrisGYM's "kill screen ×2" line-cap mode, the community's level-39
+    /// benchmark rule, when its option is on.
+    #[inline(always)]
+    fn double_speed(&self) -> bool {
+        self.nes
+            .modifiers
+            .double_speed_at(self.nes.raw.player.level_number)
+    }
+    #[inline(always)]
+    fn shifted(&mut self) {
+        self.nes.sound_effect(1, 0x03);
+    }
+    #[inline(always)]
+    fn rotated(&mut self) {
+        self.nes.sound_effect(1, 0x05);
+    }
+    #[inline(always)]
+    fn locked(&mut self) {
+        self.nes.lock_where_blocked();
     }
 }
