@@ -1,6 +1,12 @@
 //! The typed view of the game: what a player reads off the screen (score, lines, level, the
 //! falling piece, the preview, the board), derived from the RAM variables in one place so no user
 //! of the engine decodes BCD bytes or orientation ids again.
+//!
+//! The player's variables are read from player 1's block (`player1_*`, $60), the one
+//! `render_mode_play_and_demo` draws the counters and the line-clear animation from. Between
+//! frames the working copy at $40 (`tetriminoX` ...) can differ from it: in the first frames of a
+//! game, where only player 1's block is set up yet (the working copy still holds the last game),
+//! and at the end of a frame that outlasted its NMI, where the working copy is ahead.
 
 use crate::engine::{Nes, Wait};
 use crate::ram::player_vars::bcd;
