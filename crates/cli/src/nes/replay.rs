@@ -290,13 +290,12 @@ fn watch(
 }
 
 fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
-    let p = &nes.raw().player;
     out.line(format!("frame: {}", nes.frame()))?;
-    out.line(format!("game_mode: {}", nes.raw().game_mode))?;
-    out.line(format!("score: {}", p.score_decimal()))?;
-    out.line(format!("lines: {}", p.lines_decimal()))?;
-    out.line(format!("level: {}", p.level_number))?;
-    out.line(format!("play_state: {}", p.play_state))?;
+    out.line(format!("game_mode: {}", nes.game_mode().to_raw()))?;
+    out.line(format!("score: {}", nes.score()))?;
+    out.line(format!("lines: {}", nes.lines()))?;
+    out.line(format!("level: {}", nes.level()))?;
+    out.line(format!("play_state: {}", nes.play_state().to_raw()))?;
     out.line(format!(
         "statistics: {}",
         nes.piece_counts().map(|count| count.to_string()).join(" ")
