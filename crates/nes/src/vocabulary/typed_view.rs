@@ -648,18 +648,30 @@ impl Nes {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_typed_view_follows_a_game_from_power_on() {
+    /// From power-on to the first piece under control, pressing Start every 20 frames through
+    /// the title, the game-type menu and the level menu; `seen` sees the state after each frame.
+    fn first_piece_seeing(mut seen: impl FnMut(&Nes)) -> Nes {
         let mut nes = Nes::power_on();
-        assert_eq!(nes.game_mode(), GameMode::Legal);
-        // Start through the title, the game-type menu and the level menu.
         let mut frames = 0;
         while nes.active_piece().is_none() {
             let press = frames % 20 == 0 && nes.game_mode() != GameMode::Play;
             nes.step(if press { Buttons::START } else { Buttons::NONE });
+            seen(&nes);
             frames += 1;
             assert!(frames < 2_000, "no piece after 2000 frames");
         }
+        nes
+    }
+
+    /// [`first_piece_seeing`] seeing nothing.
+    fn first_piece() -> Nes {
+        first_piece_seeing(|_| {})
+    }
+
+    #[test]
+    fn the_typed_view_follows_a_game_from_power_on() {
+        assert_eq!(Nes::power_on().game_mode(), GameMode::Legal);
+        let nes = first_piece();
         assert_eq!(nes.game_mode(), GameMode::Play);
         assert_eq!(nes.play_state(), PlayState::Active);
         assert_eq!(nes.game_type(), GameType::A);
@@ -672,19 +684,6 @@ mod tests {
         assert_eq!(nes.board().cell_count(), 0);
         assert!(!nes.paused());
         assert!(nes.in_game());
-    }
-
-    /// From power-on to the first piece under control, pressing Start every 20 frames.
-    fn first_piece() -> Nes {
-        let mut nes = Nes::power_on();
-        let mut frames = 0;
-        while nes.active_piece().is_none() {
-            let press = frames % 20 == 0 && nes.game_mode() != GameMode::Play;
-            nes.step(if press { Buttons::START } else { Buttons::NONE });
-            frames += 1;
-            assert!(frames < 2_000, "no piece after 2000 frames");
-        }
-        nes
     }
 
     #[test]
@@ -702,18 +701,12 @@ mod tests {
 
     #[test]
     fn the_screen_being_drawn_follows_the_menus_play_and_the_pause() {
-        let mut nes = Nes::power_on();
         let mut seen = Vec::new();
-        for frame in 0..2_000 {
-            if nes.active_piece().is_some() {
-                break;
-            }
-            let press = frame % 20 == 0 && nes.game_mode() != GameMode::Play;
-            nes.step(if press { Buttons::START } else { Buttons::NONE });
+        let mut nes = first_piece_seeing(|nes| {
             if seen.last() != Some(&nes.render_mode()) {
                 seen.push(nes.render_mode());
             }
-        }
+        });
         assert_eq!(
             seen,
             [
