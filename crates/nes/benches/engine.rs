@@ -32,7 +32,7 @@ fn replay(c: &mut Criterion) {
             for &buttons in &input {
                 nes.step(black_box(buttons));
             }
-            black_box(nes.raw().player.score)
+            black_box(nes.score())
         });
     });
     group.finish();

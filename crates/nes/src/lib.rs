@@ -71,7 +71,9 @@ pub use vocabulary::palette;
 pub use vocabulary::piece::{ActivePiece, Orientation, Piece};
 pub use vocabulary::region::Region;
 pub use vocabulary::setup::{GameSetup, MenuDriver};
-pub use vocabulary::typed_view::{Board, GameMode, GameType, PlayState};
+pub use vocabulary::typed_view::{
+    Board, GameMode, GameType, LineClearAnimation, MusicType, PlayState, RenderMode,
+};
 pub use vocabulary::unsupported::Unsupported;
 
 /// The game's RAM as the ROM lays it out, under the disassembly's names: what [`Nes::raw`] holds,

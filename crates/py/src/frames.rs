@@ -378,21 +378,19 @@ fn frame(
     let nes = &mut slot.nes;
     // Checked in `FrameVector::step`: a buttons byte.
     let buttons = Buttons::from_bits_retain(action as u8 & allowed);
-    let p = &nes.raw().player1;
-    let (score, lines) = (p.score, p.lines);
     let events = nes.step(buttons);
-    let p = &nes.raw().player1;
-    // The BCD bytes compared first: most frames score nothing.
-    let reward = if p.score == score && p.lines == lines {
+    // The slot keeps the lines and the score of the frame before: most frames score nothing.
+    let (lines, score) = (nes.lines(), nes.score());
+    let reward = if score == slot.score && lines == slot.lines {
         0.0
     } else {
         let (lines_before, score_before) = (slot.lines, slot.score);
-        slot.lines = p.lines_decimal();
-        slot.score = p.score_decimal();
+        slot.lines = lines;
+        slot.score = score;
         match settings.reward {
             Reward::Score => f64::from(slot.score) - f64::from(score_before),
             Reward::Lines => f64::from(slot.lines) - f64::from(lines_before),
-            Reward::LinePoints => line_points(slot.lines.abs_diff(lines_before), p.level_number),
+            Reward::LinePoints => line_points(slot.lines.abs_diff(lines_before), nes.level()),
         }
     };
     let over = game_over(nes, events);

@@ -8,9 +8,8 @@ use std::sync::Arc;
 use playfield_ai::nes::game::{LevelMenuWaits, split_mix};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
 use playfield_ai::standard::{MoveModel, placements as standard_placements};
-use playfield_nes::raw::{game_mode, play_state};
-use playfield_nes::tables::{TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY};
-use playfield_nes::{Buttons, Events, GameType, Nes};
+use playfield_nes::tables::{ORIENTATION_HIDDEN, TILE_EMPTY};
+use playfield_nes::{Buttons, Events, GameMode, GameType, Nes, Piece, PlayState};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
 
 use crate::error::GameError;
@@ -117,15 +116,13 @@ pub fn vector_seed(seed: u64, index: usize) -> u64 {
 
 /// Fills `board` (20×10, row-major) with 1 where the playfield has a block.
 pub fn write_board(nes: &Nes, board: &mut [u8]) {
-    for (out, &tile) in board.iter_mut().zip(&nes.raw().playfield[..BOARD_CELLS]) {
+    for (out, &tile) in board.iter_mut().zip(&nes.playfield_page()[..BOARD_CELLS]) {
         *out = u8::from(tile != TILE_EMPTY);
     }
 }
 
-fn piece_type(orientation: u8) -> i32 {
-    TETRIMINO_TYPE_FROM_ORIENTATION
-        .get(usize::from(orientation))
-        .map_or(NO_PIECE, |&t| i32::from(t))
+fn piece_type(piece: Option<Piece>) -> i32 {
+    piece.map_or(NO_PIECE, |piece| piece.index() as i32)
 }
 
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
@@ -138,28 +135,29 @@ pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
 /// caller that keeps them need not decode every frame.
 pub fn write_state_with(nes: &Nes, next_hidden: bool, lines: u32, score: u32, state: &mut [i32]) {
     // Built whole, then copied: one length check instead of one per field.
-    let raw = nes.raw();
-    let p = &raw.player1;
-    let in_play = raw.game_mode == game_mode::PLAY;
-    let orientation = if in_play { p.current_piece } else { 0x13 };
+    let mode = nes.game_mode();
+    let in_play = mode == GameMode::Play;
+    // Outside play, and while hidden, the piece reads as the hidden orientation (19).
+    let orientation = nes.last_piece().filter(|_| in_play).map(|p| p.orientation);
+    let (x, y) = nes.piece_position();
     let fields: [i32; NES_STATE_LEN] = [
-        piece_type(orientation),
-        i32::from(orientation.min(19)),
-        i32::from(p.tetrimino_x),
-        i32::from(p.tetrimino_y),
+        piece_type(orientation.map(|o| o.piece())),
+        orientation.map_or(i32::from(ORIENTATION_HIDDEN), |o| i32::from(o.id())),
+        i32::from(x),
+        i32::from(y),
         if next_hidden || !in_play {
             NO_PIECE
         } else {
-            piece_type(raw.next_piece)
+            piece_type(nes.next_piece())
         },
-        i32::from(p.level_number),
+        i32::from(nes.level()),
         lines as i32,
         score as i32,
-        i32::from(p.play_state),
-        i32::from(p.fall_timer),
-        i32::from(p.autorepeat_x),
-        i32::from(p.autorepeat_y as i8),
-        i32::from(raw.game_mode),
+        i32::from(nes.play_state().to_raw()),
+        i32::from(nes.fall_timer()),
+        i32::from(nes.das_counter()),
+        i32::from(nes.soft_drop_counter() as i8),
+        i32::from(mode.to_raw()),
         i32::from(nes.controllable()),
     ];
     if let Some(out) = state.get_mut(..NES_STATE_LEN) {
@@ -256,7 +254,7 @@ pub fn game_over(nes: &Nes, events: Events) -> bool {
         || events.has(Events::B_TYPE_GOAL)
         || nes.unsupported().is_some()
         || events.has(Events::CRASH)
-        || nes.raw().game_mode != game_mode::PLAY
+        || nes.game_mode() != GameMode::Play
 }
 
 /// Whether a cap of `config` (frames since power-on, lines of an A-type game) stops the game.
@@ -365,7 +363,7 @@ impl PlacementGame {
         self.seed = seed;
         self.piece_frame = 0;
         self.pieces = 0;
-        while (game.nes.raw().player1.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT
+        while (game.nes.soft_drop_counter() as i8) < OPENING_DELAY_PLAN_AT
             && game.nes.controllable()
         {
             game.step(Buttons::NONE);
@@ -478,10 +476,14 @@ impl PlacementGame {
             }
         }
         if !ended {
-            let p = &game.nes.raw().player1;
-            let got = (p.tetrimino_x, p.tetrimino_y, p.current_piece);
+            let (x, y) = game.nes.piece_position();
+            let orientation = game
+                .nes
+                .last_piece()
+                .map_or(ORIENTATION_HIDDEN, |p| p.orientation.id());
+            let got = (x, y, orientation);
             let want = (placement.x, placement.y, placement.orientation);
-            if p.play_state == play_state::ACTIVE || got != want {
+            if game.nes.play_state() == PlayState::Active || got != want {
                 return Err(GameError::PlannedLockMissed {
                     want,
                     got,
@@ -885,7 +887,7 @@ impl PlacementGame {
                 deepest[slot] = i as i16;
             }
         }
-        let page = &game.nes.raw().playfield;
+        let page = game.nes.playfield_page();
         for (slot, &i) in deepest.iter().enumerate() {
             let Ok(i) = usize::try_from(i) else { continue };
             let p = &self.placements[i];

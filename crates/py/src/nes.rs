@@ -6,7 +6,7 @@ use playfield_ai::nes::game::{GameEnd, game_seed};
 use playfield_ai::nes::{Decision, GameConfig, InputModel, Player, Situation, Weights, Workspace};
 use playfield_ai::nes::{PieceState, players};
 use playfield_nes::fm2::Movie;
-use playfield_nes::{Buttons, Events, GameType, Nes, Region};
+use playfield_nes::{Buttons, Events, GameMode, GameType, Nes, Region};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -333,20 +333,20 @@ impl PyNes {
     /// `gameMode` (0 legal, 1 title, 2 game-type menu, 3 level menu, 4 play, 5 demo, 6 start demo).
     #[getter]
     fn game_mode(&self) -> u8 {
-        self.nes.raw().game_mode
+        self.nes.game_mode().to_raw()
     }
 
     /// `playState` (1 active piece, 2 lock, 3 check rows, 4 line-clear animation, 5 update lines,
     /// 6 B-type goal check, 7 receive garbage, 8 spawn, 10 curtain, 0 game over).
     #[getter]
     fn play_state(&self) -> u8 {
-        self.nes.raw().player1.play_state
+        self.nes.play_state().to_raw()
     }
 
     /// `gameType` (0 A-type, 1 B-type).
     #[getter]
     fn game_type(&self) -> u8 {
-        self.nes.raw().game_type
+        self.nes.game_type().to_raw()
     }
 
     /// Whether the next frame runs the player's controls for the active piece.
@@ -359,26 +359,22 @@ impl PyNes {
     /// the ROM's id 0-18; None outside play or when hidden.
     #[getter]
     fn piece(&self) -> Option<(u8, u8, u8, u8)> {
-        let p = &self.nes.raw().player1;
-        let kind = playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
-            .get(usize::from(p.current_piece))?;
-        (self.nes.raw().game_mode == playfield_nes::raw::game_mode::PLAY).then_some((
-            *kind,
-            p.current_piece,
-            p.tetrimino_x,
-            p.tetrimino_y,
+        let p = self.nes.last_piece()?;
+        (self.nes.game_mode() == GameMode::Play).then_some((
+            p.piece().index() as u8,
+            p.orientation.id(),
+            p.x,
+            p.y,
         ))
     }
 
     /// The preview piece 0-6 (T J Z O S L I), None outside play.
     #[getter]
     fn next_piece(&self) -> Option<u8> {
-        if self.nes.raw().game_mode != playfield_nes::raw::game_mode::PLAY {
+        if self.nes.game_mode() != GameMode::Play {
             return None;
         }
-        playfield_nes::tables::TETRIMINO_TYPE_FROM_ORIENTATION
-            .get(usize::from(self.nes.raw().next_piece))
-            .copied()
+        self.nes.next_piece().map(|piece| piece.index() as u8)
     }
 
     /// The board, a 20×10 uint8 array: 1 where a block is (the active piece is not on it).
@@ -390,7 +386,7 @@ impl PyNes {
 
     /// The playfield's 200 tiles as the ROM stores them (0xEF empty).
     fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        PyArray1::from_slice(py, &self.nes.raw().playfield[..BOARD_CELLS]).reshape([ROWS, COLS])
+        PyArray1::from_slice(py, &self.nes.playfield_page()[..BOARD_CELLS]).reshape([ROWS, COLS])
     }
 
     /// The state vector of the environments (int32, fields `playfield.envs.NES_STATE_FIELDS`).
@@ -466,7 +462,7 @@ impl PyNes {
         format!(
             "Nes(frame={}, game_mode={}, score={}, lines={}, level={})",
             self.nes.frame(),
-            self.nes.raw().game_mode,
+            self.nes.game_mode().to_raw(),
             self.score(),
             self.lines(),
             self.level()

@@ -1,15 +1,14 @@
-//! One NES Tetris screen as the page draws it, read from the engine's RAM: the playfield's tiles,
-//! the falling piece (a sprite on the NES, so not in the playfield), the preview, the statistics,
-//! score, lines, level and the level's colours (`colorTable`, rendered through an NES palette).
+//! One NES Tetris screen as the page draws it, read from the engine's typed view: the playfield's
+//! tiles, the falling piece (a sprite on the NES, so not in the playfield), the preview, the
+//! statistics, score, lines, level and the level's colours (`colorTable`, rendered through an NES
+//! palette).
 
 use axum::Json;
-use playfield_nes::Nes;
 use playfield_nes::palette::{level_palette, nes_rgb};
-use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{
-    ORIENTATION_HIDDEN, ORIENTATIONS, SPAWN_TABLE, TETRIMINO_TYPE_FROM_ORIENTATION, TILE_EMPTY,
-    TILE1, TILE2, TILE3,
+    ORIENTATION_HIDDEN, ORIENTATIONS, SPAWN_TABLE, TILE_EMPTY, TILE1, TILE2, TILE3,
 };
+use playfield_nes::{GameMode, GameType, Nes, PlayState, RenderMode};
 use serde::Serialize;
 
 /// The curtain tile the game-over animation fills the playfield with.
@@ -113,15 +112,15 @@ pub struct NesFrame {
     pub flash: bool,
 }
 
-fn mode_name(mode: u8) -> &'static str {
+fn mode_name(mode: GameMode) -> &'static str {
     match mode {
-        game_mode::LEGAL => "legal screen",
-        game_mode::TITLE => "title screen",
-        game_mode::GAME_TYPE_MENU => "game type menu",
-        game_mode::LEVEL_MENU => "level menu",
-        game_mode::PLAY => "play",
-        game_mode::DEMO | game_mode::START_DEMO => "demo",
-        _ => "unknown",
+        GameMode::Legal => "legal screen",
+        GameMode::Title => "title screen",
+        GameMode::GameTypeMenu => "game type menu",
+        GameMode::LevelMenu => "level menu",
+        GameMode::Play => "play",
+        GameMode::Demo | GameMode::StartDemo => "demo",
+        GameMode::Other(_) => "unknown",
     }
 }
 
@@ -129,65 +128,58 @@ impl NesFrame {
     /// The screen of `nes`, with `target` (x, y, orientation) outlined.
     #[must_use]
     pub fn from_nes(nes: &Nes, target: Option<(u8, u8, u8)>) -> Self {
-        let p = &nes.raw().player;
-        let in_game = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO);
-        let showing = in_game
-            && nes.raw().render_mode == 3
-            && p.play_state == play_state::ACTIVE
-            && p.current_piece < ORIENTATION_HIDDEN;
-        let piece = showing.then(|| {
-            orientation_cells(
-                p.current_piece,
-                i16::from(p.tetrimino_x),
-                i16::from(p.tetrimino_y),
-            )
+        let in_game = matches!(nes.game_mode(), GameMode::Play | GameMode::Demo);
+        // The piece's sprite is drawn only by the play screen's render, so not while paused.
+        let falling = nes
+            .active_piece()
+            .filter(|_| nes.render_mode() == RenderMode::PlayAndDemo);
+        let piece =
+            falling.map(|p| orientation_cells(p.orientation.id(), i16::from(p.x), i16::from(p.y)));
+        let piece_tile = falling.map_or(0, |p| {
+            tile_kind(ORIENTATIONS[usize::from(p.orientation.id())][0].tile)
         });
-        let piece_tile = if showing {
-            tile_kind(ORIENTATIONS[usize::from(p.current_piece)][0].tile)
-        } else {
-            0
-        };
         let mut board: String = if in_game {
-            nes.raw().playfield[..200]
+            nes.playfield_page()[..200]
                 .iter()
                 .map(|&t| char::from(b'0' + tile_kind(t)))
                 .collect()
         } else {
             "0".repeat(200)
         };
-        if in_game && p.play_state == play_state::LINE_CLEAR_ANIMATION {
-            board = line_clear_picture(&board, p.completed_row, p.row_y);
+        let line_clear = nes.line_clear_animation();
+        if let Some(animation) = line_clear {
+            board = line_clear_picture(&board, animation.rows, animation.step);
         }
-        let next = (in_game && nes.raw().next_piece < ORIENTATION_HIDDEN)
-            .then(|| TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(nes.raw().next_piece)]);
+        let next = nes
+            .next_piece()
+            .filter(|_| in_game)
+            .map(|piece| piece.index() as u8);
         NesFrame {
             frame: nes.frame(),
-            mode: mode_name(nes.raw().game_mode),
-            level: p.level_number,
-            score: p.score_decimal(),
-            lines: p.lines_decimal(),
+            mode: mode_name(nes.game_mode()),
+            level: nes.level(),
+            score: nes.score(),
+            lines: nes.lines(),
             top_score: nes.top_score(),
             stats: nes.piece_counts(),
-            colors: level_colors(p.level_number),
+            colors: level_colors(nes.level()),
             board,
             piece,
             piece_tile,
             next,
             target: target
-                .filter(|_| showing)
+                .filter(|_| falling.is_some())
                 .map(|(x, y, o)| orientation_cells(o, i16::from(x), i16::from(y))),
-            paused: nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0,
+            paused: nes.game_mode() == GameMode::Play
+                && nes.render_mode() == RenderMode::LegalAndTitle,
             game_over: in_game
-                && matches!(p.play_state, play_state::GAME_OVER | play_state::CURTAIN),
-            game_type: if nes.raw().game_type == 0 {
-                "A-TYPE"
-            } else {
-                "B-TYPE"
+                && matches!(nes.play_state(), PlayState::GameOver | PlayState::Curtain),
+            game_type: match nes.game_type() {
+                GameType::A => "A-TYPE",
+                GameType::B => "B-TYPE",
             },
-            flash: in_game
-                && p.play_state == play_state::LINE_CLEAR_ANIMATION
-                && p.completed_lines == 4
-                && nes.raw().frame_counter & 3 == 0,
+            flash: line_clear.is_some_and(|animation| animation.lines == 4)
+                && nes.frame_counter() & 3 == 0,
         }
     }
 }

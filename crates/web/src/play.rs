@@ -186,7 +186,7 @@ fn play<P>(
             nes.step(buttons);
             input.push(buttons);
             stepped = true;
-            top_level = top_level.max(nes.raw().player.level_number);
+            top_level = top_level.max(nes.level());
             if let Some(why) = nes.unsupported() {
                 finished = Some(format!("the engine stopped: {why}"));
             } else if let Some(crash) = nes.crash() {

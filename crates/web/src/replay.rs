@@ -19,13 +19,11 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Path, State};
 use playfield_nes::fm2::{InputLine, Movie};
-use playfield_nes::raw::{game_mode, play_state};
-use playfield_nes::tables::{ORIENTATION_HIDDEN, TETRIMINO_TYPE_FROM_ORIENTATION};
-use playfield_nes::{Buttons, Events, Nes};
+use playfield_nes::{Buttons, Events, GameMode, GameType, Nes, Piece, PlayState};
 use serde::Serialize;
 
 use crate::fields::Fields;
-use crate::nes_frame::{NesFrame, PIECE_NAMES, orientation_name};
+use crate::nes_frame::{NesFrame, orientation_name};
 use crate::{ApiError, AppState};
 use playfield_rom::EngineData;
 
@@ -87,9 +85,9 @@ impl PlayStats {
     /// Counts what `events` (one frame's) did to the game `nes`.
     pub fn record(&mut self, events: Events, nes: &Nes) {
         if events.spawned() {
-            let piece = nes.raw().player.current_piece;
-            if piece < ORIENTATION_HIDDEN
-                && TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(piece)] == I_PIECE
+            if nes
+                .last_piece()
+                .is_some_and(|piece| piece.piece() == Piece::I)
             {
                 self.drought = 0;
             } else {
@@ -100,12 +98,10 @@ impl PlayStats {
         let cleared = events.cleared();
         if (1..=4).contains(&cleared) {
             self.clears[usize::from(cleared) - 1] += 1;
-            let p = &nes.raw().player;
             if self.score_by_lines.is_empty() {
                 self.score_by_lines.push([0, 0]);
             }
-            self.score_by_lines
-                .push([p.lines_decimal(), p.score_decimal()]);
+            self.score_by_lines.push([nes.lines(), nes.score()]);
         }
         let total: u32 = self.clears.iter().zip(1..).map(|(n, k)| n * k).sum();
         self.burns = total - 4 * self.clears[3];
@@ -116,9 +112,6 @@ impl PlayStats {
         };
     }
 }
-
-/// The I piece's type (`statsByType` order T J Z O S L I).
-const I_PIECE: u8 = 6;
 
 /// The frames where a piece locked, lines were cleared, or the level went up (the frame
 /// numbers shown, i.e. the state after that many lines).
@@ -202,15 +195,12 @@ impl Replay {
                 Some(line) => nes.step_line(line),
                 None => {
                     // Past the movie: only while a game is on, with no button pressed.
-                    if nes.raw().game_mode != game_mode::PLAY {
+                    if nes.game_mode() != GameMode::Play {
                         break;
                     }
                     // A game already over waits for Start: show its curtain and stop.
                     if topped_out_at.is_none()
-                        && matches!(
-                            nes.raw().player.play_state,
-                            play_state::GAME_OVER | play_state::CURTAIN
-                        )
+                        && matches!(nes.play_state(), PlayState::GameOver | PlayState::Curtain)
                     {
                         topped_out_at = Some(frame);
                     }
@@ -241,7 +231,7 @@ impl Replay {
             note(events, frame, &mut marks);
             stats.record(events, &nes);
             if lag_note.is_none()
-                && let Some(text) = crate::lag_note(&nes, nes.raw().player.level_number)
+                && let Some(text) = crate::lag_note(&nes, nes.level())
             {
                 lag_note = Some((frame, text));
             }
@@ -439,57 +429,52 @@ fn held_buttons(b: Buttons) -> serde_json::Value {
     })
 }
 
-fn play_state_name(state: u8) -> &'static str {
+fn play_state_name(state: PlayState) -> &'static str {
     match state {
-        play_state::GAME_OVER => "game over",
-        play_state::ACTIVE => "piece falling",
-        play_state::LOCK => "piece locking",
-        play_state::CHECK_ROWS => "checking rows",
-        play_state::LINE_CLEAR_ANIMATION => "line-clear animation",
-        play_state::UPDATE_LINES => "counting lines",
-        play_state::B_TYPE_GOAL_CHECK => "B-type goal check",
-        play_state::RECEIVE_GARBAGE => "receiving garbage",
-        play_state::SPAWN => "next piece appearing",
-        play_state::CURTAIN => "game-over curtain",
-        _ => "between states",
+        PlayState::GameOver => "game over",
+        PlayState::Active => "piece falling",
+        PlayState::Lock => "piece locking",
+        PlayState::CheckRows => "checking rows",
+        PlayState::LineClearAnimation => "line-clear animation",
+        PlayState::UpdateLines => "counting lines",
+        PlayState::BTypeGoalCheck => "B-type goal check",
+        PlayState::ReceiveGarbage => "receiving garbage",
+        PlayState::Spawn => "next piece appearing",
+        PlayState::Curtain => "game-over curtain",
+        PlayState::Noop | PlayState::IncrementPlayState | PlayState::Other(_) => "between states",
     }
 }
 
 /// The game's variables in a player's terms: numbers as numbers (not BCD), pieces by letter.
 fn decoded(nes: &Nes) -> serde_json::Value {
-    let ram = nes.raw();
-    let p = &ram.player;
-    let piece = |o: u8| {
-        if o < ORIENTATION_HIDDEN {
-            orientation_name(o)
-        } else {
-            "none".to_owned()
-        }
-    };
     let mut state = serde_json::json!({
         "screen": NesFrame::from_nes(nes, None).mode,
-        "game type": if ram.game_type == 0 { "A-type" } else { "B-type" },
-        "frame counter": ram.frame_counter,
-        "random seed": format!("{:04X}", ram.rng_seed),
+        "game type": match nes.game_type() {
+            GameType::A => "A-type",
+            GameType::B => "B-type",
+        },
+        "frame counter": nes.frame_counter(),
+        "random seed": format!("{:04X}", nes.rng_seed()),
     });
-    if ram.game_mode == game_mode::PLAY {
+    if nes.game_mode() == GameMode::Play {
+        let (x, y) = nes.piece_position();
         let extra = serde_json::json!({
-            "state": play_state_name(p.play_state),
-            "piece": piece(p.current_piece),
-            "column (x)": p.tetrimino_x,
-            "row (y)": p.tetrimino_y,
-            "next": if ram.next_piece < ORIENTATION_HIDDEN {
-                PIECE_NAMES[usize::from(TETRIMINO_TYPE_FROM_ORIENTATION[usize::from(ram.next_piece)])].to_string()
-            } else {
-                "none".to_owned()
-            },
-            "level": p.level_number,
-            "score": p.score_decimal(),
-            "lines": p.lines_decimal(),
-            "fall timer": p.fall_timer,
-            "DAS charge": p.autorepeat_x,
-            "soft drop timer": p.autorepeat_y,
-            "push-down points": p.hold_down_points,
+            "state": play_state_name(nes.play_state()),
+            "piece": nes
+                .last_piece()
+                .map_or_else(|| "none".to_owned(), |p| orientation_name(p.orientation.id())),
+            "column (x)": x,
+            "row (y)": y,
+            "next": nes
+                .next_piece()
+                .map_or_else(|| "none".to_owned(), |p| p.letter().to_string()),
+            "level": nes.level(),
+            "score": nes.score(),
+            "lines": nes.lines(),
+            "fall timer": nes.fall_timer(),
+            "DAS charge": nes.das_counter(),
+            "soft drop timer": nes.soft_drop_counter(),
+            "push-down points": nes.push_down_points(),
         });
         if let (Some(s), Some(e)) = (state.as_object_mut(), extra.as_object()) {
             s.extend(e.clone());

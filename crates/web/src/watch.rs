@@ -175,7 +175,7 @@ fn play<P>(
                 let buttons = pilot.buttons_gated(&nes, &permit);
                 last_buttons = buttons;
                 let events = nes.step(buttons);
-                top_level = top_level.max(nes.raw().player.level_number);
+                top_level = top_level.max(nes.level());
                 if events.spawned() || events.cleared() > 0 {
                     stats.record(events, &nes);
                     stats_version += 1;
@@ -183,7 +183,7 @@ fn play<P>(
                 if events.has(Events::TOP_OUT) {
                     finished = Some(format!(
                         "game over: the stack reached the top after {} lines",
-                        nes.raw().player.lines_decimal()
+                        nes.lines()
                     ));
                     break;
                 }
@@ -211,7 +211,7 @@ fn play<P>(
                 "finished": finished,
                 "player": settings.player.name,
                 "buttons": crate::analyse::button_letters(last_buttons),
-                "das": nes.raw().player.autorepeat_x,
+                "das": nes.das_counter(),
                 "note": crate::lag_note(&nes, top_level),
                 "crash_risk": pilot.crash_risk(),
             });

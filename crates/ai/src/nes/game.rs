@@ -775,7 +775,7 @@ const CRASH_CHECK_FRAMES: u32 = 120;
 /// [`LAG_FROM_LEVEL`] no frame can lag or crash, so the check is skipped and the decisions and
 /// their time are as without it.
 fn crash_check_applies(nes: &Nes) -> bool {
-    nes.lag_modelled() && nes.raw().player1.level_number >= LAG_FROM_LEVEL
+    nes.lag_modelled() && nes.level() >= LAG_FROM_LEVEL
 }
 
 /// The decision the player keeps in view of the crash, and what it presses after the lock:
@@ -864,7 +864,7 @@ struct LockRun {
 fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<LockRun> {
     let mut n = nes.clone();
     n.set_phase_choice(PhaseChoice::Surviving);
-    let preview = n.raw().display_next_piece;
+    let preview = n.preview_shown();
     let mut crash_free = true;
     let mut heavy = None;
     let mut lock: Option<usize> = None;
@@ -890,7 +890,7 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
             return Some(LockRun {
                 crash_free,
                 heavy,
-                preview_as_before: n.raw().display_next_piece == preview,
+                preview_as_before: n.preview_shown() == preview,
             });
         }
         if lock.is_none() && n.play_state() != PlayState::Active {

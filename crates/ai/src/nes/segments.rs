@@ -10,8 +10,7 @@
 
 use std::sync::Arc;
 
-use playfield_nes::raw::{game_mode, play_state};
-use playfield_nes::{Buttons, Modifiers, Nes};
+use playfield_nes::{Buttons, GameMode, Modifiers, Nes, PlayState};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -136,8 +135,8 @@ fn encode(input: &[Buttons]) -> Vec<(u8, u32)> {
 /// Whether `nes` is in play between two pieces: a piece has locked and the next is not under
 /// control, so [`super::game::play_game`] holds no plan there.
 fn between_pieces(nes: &Nes) -> bool {
-    nes.raw().game_mode == game_mode::PLAY
-        && nes.raw().player1.play_state != play_state::ACTIVE
+    nes.game_mode() == GameMode::Play
+        && nes.play_state() != PlayState::Active
         && !nes.controllable()
 }
 
@@ -166,9 +165,9 @@ pub fn cut_positions(options: &BenchOptions, seed: u64, player: &Player) -> Vec<
     let mut band = 0;
     let mut pieces_locked = 0u32;
     for (frame, &b) in game.input.iter().enumerate() {
-        let was_active = nes.raw().player1.play_state == play_state::ACTIVE;
+        let was_active = nes.play_state() == PlayState::Active;
         nes.step(b);
-        if was_active && nes.raw().player1.play_state != play_state::ACTIVE {
+        if was_active && nes.play_state() != PlayState::Active {
             pieces_locked += 1;
         }
         if band < BANDS.len()

@@ -5,9 +5,8 @@
 use playfield_ai::nes::{
     GameConfig, InputModel, PieceState, Pilot, Player, Situation, Workspace, crash_free,
 };
-use playfield_nes::raw::play_state;
-use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, GameSetup, MenuDriver, Nes, ProgramData};
+use playfield_nes::tables::{ORIENTATION_HIDDEN, TILE_EMPTY};
+use playfield_nes::{Buttons, GameSetup, MenuDriver, Nes, PlayState, ProgramData};
 use playfield_rom::{EngineData, rom_for_tests};
 
 /// A game in play at `level` with `lines` lines (BCD), the bottom four rows full but for a well
@@ -57,9 +56,10 @@ fn play_piece(nes: &mut Nes, pilot: &mut Pilot) -> (u32, (u8, u8, u8)) {
         {
             return (crashing, lock);
         }
-        let p = &nes.raw().player1;
-        if lock.is_none() && p.play_state != play_state::ACTIVE {
-            lock = Some((p.tetrimino_x, p.tetrimino_y, p.current_piece));
+        if lock.is_none() && nes.play_state() != PlayState::Active {
+            let (x, y) = nes.piece_position();
+            let orientation = nes.last_piece().map(|p| p.orientation.id());
+            lock = Some((x, y, orientation.unwrap_or(ORIENTATION_HIDDEN)));
         }
     }
     panic!("the next piece never came under control");
@@ -114,7 +114,7 @@ fn the_player_keeps_clear_of_a_tetris_that_crashes_on_some_consoles() {
     );
     eprintln!(
         "level {}: the Tetris at {:?} crashes in {} of {} phases; the player locked at {lock:?}",
-        robust.raw().player1.level_number,
+        robust.level(),
         (p.x, p.y, p.orientation),
         risk.most_phases,
         risk.phases

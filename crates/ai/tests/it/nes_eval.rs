@@ -3,9 +3,8 @@
 
 use playfield_ai::nes::eval::{board_features, lock_and_clear, lock_height};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, game};
-use playfield_nes::Events;
-use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
+use playfield_nes::{Events, PlayState};
 
 fn board(cells: &[(usize, usize)]) -> [u8; 256] {
     let mut page = [TILE_EMPTY; 256];
@@ -55,16 +54,17 @@ fn lock_and_clear_matches_the_engine() {
     nes.raw_mut().playfield = board(&cells);
     nes.raw_mut().player1.current_piece = 0x11; // I vertical
     nes.raw_mut().player1.autorepeat_y = 0;
-    nes.raw_mut().player = nes.raw().player1;
+    let ram = nes.raw_mut();
+    ram.player = ram.player1;
     let model = InputModel::new("X", true, 0).expect("valid");
     let mut searcher = Searcher::new();
     let start = PieceState::from_nes(&nes, 0).expect("a piece");
     let placements = searcher
-        .search(&nes.raw().playfield, start, 9, &model)
+        .search(nes.playfield_page(), start, 9, &model)
         .to_vec();
     assert!(placements.len() > 10);
     for p in &placements {
-        let mut expected = nes.raw().playfield;
+        let mut expected = *nes.playfield_page();
         let cleared = lock_and_clear(&mut expected, p.x, p.y, p.orientation);
         let mut e = nes.clone();
         for b in searcher.inputs(p) {
@@ -76,12 +76,16 @@ fn lock_and_clear_matches_the_engine() {
             if ev.has(Events::LINES_CLEARED) {
                 lines = ev.lines_cleared;
             }
-            if e.raw().player1.play_state == play_state::SPAWN || ev.has(Events::SPAWN) {
+            if e.play_state() == PlayState::Spawn || ev.has(Events::SPAWN) {
                 break;
             }
         }
         assert_eq!(cleared, lines, "placement {p:?}");
-        assert_eq!(e.raw().playfield[..200], expected[..200], "placement {p:?}");
+        assert_eq!(
+            e.playfield_page()[..200],
+            expected[..200],
+            "placement {p:?}"
+        );
     }
     // The tetris is among them.
     assert!(placements.iter().any(|p| p.x == 9 && p.orientation == 0x11));

@@ -7,9 +7,8 @@ use std::sync::{Mutex, OnceLock};
 
 use playfield_ai::nes::search::{FrameResult, Gravity, drop_speed, step_piece};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, Searcher, Sweeper, game};
-use playfield_nes::raw::play_state;
 use playfield_nes::tables::TILE_EMPTY;
-use playfield_nes::{Buttons, Modifiers, Nes, Orientation, rules};
+use playfield_nes::{Buttons, Modifiers, Nes, Orientation, PlayState, rules};
 use proptest::prelude::*;
 
 /// The start of a game at a menu level, reached through the menus (cached: the menus take a
@@ -107,7 +106,8 @@ fn build(s: &Setup) -> Nes {
         p.autorepeat_y = 0;
     }
     nes.raw_mut().held_buttons_player1 = s.held;
-    nes.raw_mut().player = nes.raw().player1;
+    let ram = nes.raw_mut();
+    ram.player = ram.player1;
     if s.seed % 2 == 1 {
         // The double-speed benchmark option, on at this level.
         nes.set_modifiers(Modifiers {
@@ -166,7 +166,7 @@ proptest! {
         let nes = build(&s);
         let mut searcher = Searcher::new();
         let start = PieceState::from_nes(&nes, 0).expect("a piece");
-        let placements = searcher.search(&nes.raw().playfield, start, gravity(&nes), &model).to_vec();
+        let placements = searcher.search(nes.playfield_page(), start, gravity(&nes), &model).to_vec();
         // All of them on most cases would be slow at level 0; check up to 12 spread ones.
         let step = (placements.len() / 12).max(1);
         for (i, p) in placements.iter().enumerate().skip((pick as usize) % step).step_by(step) {
@@ -174,15 +174,15 @@ proptest! {
             prop_assert_eq!(inputs.len() as u32, p.frames);
             let mut e = nes.clone();
             for (f, &b) in inputs.iter().enumerate() {
-                prop_assert_eq!(e.raw().player1.play_state, play_state::ACTIVE, "placement {} frame {}", i, f);
+                prop_assert_eq!(e.play_state(), PlayState::Active, "placement {} frame {}", i, f);
                 e.step(b);
             }
-            prop_assert_eq!(e.raw().player1.play_state, play_state::LOCK);
+            prop_assert_eq!(e.play_state(), PlayState::Lock);
             prop_assert_eq!(
-                (e.raw().player1.tetrimino_x, e.raw().player1.tetrimino_y, e.raw().player1.current_piece),
-                (p.x, p.y, p.orientation)
+                e.last_piece().map(|piece| (piece.x, piece.y, piece.orientation.id())),
+                Some((p.x, p.y, p.orientation))
             );
-            prop_assert_eq!(e.raw().player1.autorepeat_x, p.autorepeat_x);
+            prop_assert_eq!(e.das_counter(), p.autorepeat_x);
         }
     }
 
@@ -198,30 +198,30 @@ proptest! {
         let mut searcher = Searcher::new();
         let start = PieceState::from_nes(&nes, 0).expect("a piece");
         let found: HashSet<(u8, u8, u8)> = searcher
-            .search(&nes.raw().playfield, start, gravity(&nes), &model)
+            .search(nes.playfield_page(), start, gravity(&nes), &model)
             .iter()
             .map(|p| (p.x, p.y, p.orientation))
             .collect();
         let mut e = nes.clone();
         let mut m = start;
         let speed = gravity(&nes);
-        let mut prev = e.raw().held_buttons_player1;
+        let mut prev = e.held_buttons().bits();
         for (f, &r) in rolls.iter().enumerate() {
             let frame = f as u32 + 1;
             let b = random_buttons(&model, frame, prev, r);
             prev = b;
             e.step(Buttons::from_bits_retain(b));
-            let result = step_piece(&nes.raw().playfield, &mut m, b, speed);
+            let result = step_piece(nes.playfield_page(), &mut m, b, speed);
             prop_assert_eq!(m, PieceState::from_nes(&e, frame).expect("a piece"), "frame {}", frame);
             if result == FrameResult::Locked {
-                prop_assert_eq!(e.raw().player1.play_state, play_state::LOCK);
+                prop_assert_eq!(e.play_state(), PlayState::Lock);
                 let lock = (m.piece.x, m.piece.y, m.piece.orientation.id());
-                let valid = playfield_ai::nes::search::is_position_valid(&nes.raw().playfield, m.piece.x, m.piece.y, m.piece.orientation.id());
+                let valid = playfield_ai::nes::search::is_position_valid(nes.playfield_page(), m.piece.x, m.piece.y, m.piece.orientation.id());
                 // A lock overlapping the stack is a top-out, which the search leaves out.
                 prop_assert!(!valid || found.contains(&lock), "lock {:?} not found", lock);
                 return Ok(());
             }
-            prop_assert_eq!(e.raw().player1.play_state, play_state::ACTIVE);
+            prop_assert_eq!(e.play_state(), PlayState::Active);
         }
     }
 }
@@ -245,12 +245,13 @@ fn finds_a_tuck_under_an_overhang() {
     nes.raw_mut().player1.current_piece = 0x0A;
     nes.raw_mut().player1.level_number = 5;
     nes.raw_mut().player1.autorepeat_y = 0;
-    nes.raw_mut().player = nes.raw().player1;
+    let ram = nes.raw_mut();
+    ram.player = ram.player1;
     let model = InputModel::new("X", true, 0).expect("valid");
     let mut searcher = Searcher::new();
     let start = PieceState::from_nes(&nes, 0).expect("a piece");
     let placements = searcher
-        .search(&nes.raw().playfield, start, 5, &model)
+        .search(nes.playfield_page(), start, 5, &model)
         .to_vec();
     // The O's centre cell is its top-right mino's left neighbour: minos at x-1..x, y..y+1.
     let tuck = placements
@@ -261,10 +262,7 @@ fn finds_a_tuck_under_an_overhang() {
     for b in searcher.inputs(tuck) {
         e.step(b);
     }
-    assert_eq!(
-        (e.raw().player1.tetrimino_x, e.raw().player1.tetrimino_y),
-        (1, 18)
-    );
+    assert_eq!(e.piece_position(), (1, 18));
 }
 
 /// A page of random columns with holes, and random bytes in the unseen part of the page (rows
@@ -374,13 +372,13 @@ fn sweep_equals_search_from(
 ) -> Result<(), TestCaseError> {
     let mut searcher = Searcher::new();
     let searched: HashMap<(u8, u8, u8), u32> = searcher
-        .search(&nes.raw().playfield, start, gravity(nes), model)
+        .search(nes.playfield_page(), start, gravity(nes), model)
         .iter()
         .map(|p| ((p.x, p.y, p.orientation), p.frames))
         .collect();
     let mut sweeper = Sweeper::new();
     let swept = sweeper
-        .search(&nes.raw().playfield, start, gravity(nes), model)
+        .search(nes.playfield_page(), start, gravity(nes), model)
         .to_vec();
     let swept_map: HashMap<(u8, u8, u8), u32> = swept
         .iter()
@@ -398,7 +396,7 @@ fn sweep_equals_search_from(
         let inputs = sweeper.inputs(p);
         prop_assert_eq!(inputs.len() as u32, p.frames);
         // The sequence is one the input model allows.
-        let mut prev = nes.raw().held_buttons_player1;
+        let mut prev = nes.held_buttons().bits();
         for (f, b) in inputs.iter().enumerate() {
             let newly = b.bits() & !prev;
             let frame = start.frame + f as u32 + 1;
@@ -420,22 +418,19 @@ fn sweep_equals_search_from(
         let mut e = nes.clone();
         for (f, &b) in inputs.iter().enumerate() {
             prop_assert_eq!(
-                e.raw().player1.play_state,
-                play_state::ACTIVE,
+                e.play_state(),
+                PlayState::Active,
                 "placement {} frame {}",
                 i,
                 f
             );
             e.step(b);
         }
-        prop_assert_eq!(e.raw().player1.play_state, play_state::LOCK);
+        prop_assert_eq!(e.play_state(), PlayState::Lock);
         prop_assert_eq!(
-            (
-                e.raw().player1.tetrimino_x,
-                e.raw().player1.tetrimino_y,
-                e.raw().player1.current_piece
-            ),
-            (p.x, p.y, p.orientation)
+            e.last_piece()
+                .map(|piece| (piece.x, piece.y, piece.orientation.id())),
+            Some((p.x, p.y, p.orientation))
         );
     }
     Ok(())

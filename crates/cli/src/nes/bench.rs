@@ -457,8 +457,8 @@ fn timeline_chart(config: &BenchConfig, input: &[playfield_nes::Buttons]) -> Res
         }
         let point = ScoreSample {
             time: nes.frame(),
-            score: nes.raw().player.score_decimal(),
-            level: nes.raw().player.level_number,
+            score: nes.score(),
+            level: nes.level(),
         };
         if samples
             .last()

@@ -10,7 +10,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, DemoData, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData};
+use playfield_nes::{
+    Buttons, DemoData, Events, LAG_FROM_LEVEL, Modifiers, Nes, PhaseCounts, ProgramData,
+};
 use playfield_rom::lag::FrameOutcome;
 use playfield_rom::{Rom, RomPhases};
 
@@ -128,14 +130,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
                 let mut json = String::with_capacity(800);
                 for line in input(&movie, args.frames) {
                     let events = nes.step_line(&line);
-                    json.clear();
-                    let crash = nes.crash().filter(|_| events.crashed());
-                    TraceFrame::from_ram(nes.frame(), &nes.ram()).write_json_annotated(
-                        &mut json,
-                        events.lagged(),
-                        crash.map(|c| c.address()),
-                    );
-                    out.write_all(json.as_bytes())
+                    write_trace_line(&mut out, &mut json, &nes, events)
                         .with_context(|| format!("--trace: cannot write {path}"))?;
                     if events.lagged() {
                         lag_frames.push(nes.frame());
@@ -290,13 +285,12 @@ fn watch(
 }
 
 fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
-    let p = &nes.raw().player;
     out.line(format!("frame: {}", nes.frame()))?;
-    out.line(format!("game_mode: {}", nes.raw().game_mode))?;
-    out.line(format!("score: {}", p.score_decimal()))?;
-    out.line(format!("lines: {}", p.lines_decimal()))?;
-    out.line(format!("level: {}", p.level_number))?;
-    out.line(format!("play_state: {}", p.play_state))?;
+    out.line(format!("game_mode: {}", nes.game_mode().to_raw()))?;
+    out.line(format!("score: {}", nes.score()))?;
+    out.line(format!("lines: {}", nes.lines()))?;
+    out.line(format!("level: {}", nes.level()))?;
+    out.line(format!("play_state: {}", nes.play_state().to_raw()))?;
     out.line(format!(
         "statistics: {}",
         nes.piece_counts().map(|count| count.to_string()).join(" ")
@@ -316,6 +310,24 @@ fn outcome_name(outcome: Option<FrameOutcome>) -> &'static str {
         Some(FrameOutcome::NoNmi) => "no NMI",
         None => "unknown",
     }
+}
+
+/// Writes the `--trace` line of the frame `nes` just ran (which raised `events`): the traced
+/// variables, the lag and the crash's address; `json` is the line's reused buffer.
+fn write_trace_line(
+    out: &mut impl Write,
+    json: &mut String,
+    nes: &Nes,
+    events: Events,
+) -> std::io::Result<()> {
+    json.clear();
+    let crash = nes.crash().filter(|_| events.crashed());
+    TraceFrame::from_ram(nes.frame(), &nes.ram()).write_json_annotated(
+        json,
+        events.lagged(),
+        crash.map(|c| c.address()),
+    );
+    out.write_all(json.as_bytes())
 }
 
 /// `nes replay --follow-rom`: the engine told, frame by frame, the CPU phase the ROM has in
@@ -365,14 +377,7 @@ fn follow_rom(
         nes.set_cpu_phase(frame.phase);
         let events = nes.step_line(line);
         if let (Some(path), Some(out)) = (&trace_path, out_trace.as_mut()) {
-            json.clear();
-            let crash = nes.crash().filter(|_| events.crashed());
-            TraceFrame::from_ram(nes.frame(), &nes.ram()).write_json_annotated(
-                &mut json,
-                events.lagged(),
-                crash.map(|c| c.address()),
-            );
-            out.write_all(json.as_bytes())
+            write_trace_line(out, &mut json, &nes, events)
                 .with_context(|| format!("--trace: cannot write {path}"))?;
         }
         if events.lagged() {

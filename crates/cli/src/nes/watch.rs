@@ -134,9 +134,9 @@ pub fn headless(level: u8, seed: u64, player: &Player) -> Result<Summary> {
     let game = playfield_ai::nes::play_game(&config, player, |_, _| Ok(()));
     let mut nes = Nes::power_on();
     let summary = |nes: &Nes| Summary {
-        score: nes.raw().player.score_decimal(),
-        lines: nes.raw().player.lines_decimal(),
-        level: nes.raw().player.level_number,
+        score: nes.score(),
+        lines: nes.lines(),
+        level: nes.level(),
         frames: nes.frame(),
     };
     for buttons in game.input {

@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use playfield_nes::fm2::InputLine;
-use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
-use playfield_nes::{Buttons, DemoData, Events, Nes};
+use playfield_nes::{Buttons, DemoData, Events, GameMode, Nes, PlayState, RenderMode};
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
     PushKeyboardEnhancementFlags,
@@ -57,19 +56,8 @@ impl MoviePlayer {
         for line in &lines {
             let was_active = controlled(&sim);
             let events = sim.step_line(line);
-            if was_active
-                && !controlled(&sim)
-                && sim.raw().player.play_state != play_state::GAME_OVER
-            {
-                let p = &sim.raw().player;
-                let minos = ORIENTATIONS[usize::from(p.current_piece.min(ORIENTATION_HIDDEN))];
-                let cells = minos.map(|m| {
-                    (
-                        i16::from(p.tetrimino_x) + i16::from(m.dx),
-                        i16::from(p.tetrimino_y) + i16::from(m.dy),
-                    )
-                });
-                locks.push((sim.frame(), cells));
+            if was_active && !controlled(&sim) && sim.play_state() != PlayState::GameOver {
+                locks.push((sim.frame(), last_piece_cells(&sim)));
             }
             if events.has(Events::UNSUPPORTED) {
                 break;
@@ -85,10 +73,25 @@ impl MoviePlayer {
 
 /// True while the player controls a piece in play (not paused).
 fn controlled(nes: &Nes) -> bool {
-    nes.raw().game_mode == game_mode::PLAY
-        && nes.raw().render_mode == 3
-        && nes.raw().player.play_state == play_state::ACTIVE
-        && nes.raw().player.current_piece < ORIENTATION_HIDDEN
+    nes.game_mode() == GameMode::Play
+        && nes.render_mode() == RenderMode::PlayAndDemo
+        && nes.active_piece().is_some()
+}
+
+/// The cells of the piece `tetriminoX`, `tetriminoY` and `currentPiece` describe (after a lock,
+/// where it locked), by the ROM's orientation table (the hidden orientation's own entry while
+/// it is hidden).
+fn last_piece_cells(nes: &Nes) -> [(i16, i16); 4] {
+    let (x, y) = nes.piece_position();
+    let orientation = nes
+        .last_piece()
+        .map_or(ORIENTATION_HIDDEN, |piece| piece.orientation.id());
+    ORIENTATIONS[usize::from(orientation)].map(|m| {
+        (
+            i16::from(x) + i16::from(m.dx),
+            i16::from(y) + i16::from(m.dy),
+        )
+    })
 }
 
 impl FramePlayer for MoviePlayer {
@@ -468,16 +471,9 @@ mod tests {
             let before = player.target(&nes);
             let was = controlled(&nes);
             nes.step_line(&line);
-            if was && !controlled(&nes) && nes.raw().player.play_state != play_state::GAME_OVER {
+            if was && !controlled(&nes) && nes.play_state() != PlayState::GameOver {
                 // The outline shown while the piece fell is exactly where it locked.
-                let cells = ORIENTATIONS[usize::from(nes.raw().player.current_piece)];
-                let p = &nes.raw().player;
-                let locked = cells.map(|m| {
-                    (
-                        i16::from(p.tetrimino_x) + i16::from(m.dx),
-                        i16::from(p.tetrimino_y) + i16::from(m.dy),
-                    )
-                });
+                let locked = last_piece_cells(&nes);
                 assert_eq!(shown.or(before), Some(locked), "frame {}", nes.frame());
                 checked += 1;
             }

@@ -1,9 +1,8 @@
-//! The NES Tetris screen drawn from the engine's RAM: playfield in the level's ROM colours, the
-//! falling piece, next piece, statistics, top score, score, lines, level, PAUSE.
+//! The NES Tetris screen drawn from the engine's typed view: playfield in the level's ROM
+//! colours, the falling piece, next piece, statistics, top score, score, lines, level, PAUSE.
 
-use playfield_nes::Nes;
-use playfield_nes::raw::{game_mode, play_state};
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS, TILE_EMPTY, TILE1, TILE2, TILE3};
+use playfield_nes::{GameMode, GameType, Nes, RenderMode};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -58,28 +57,22 @@ fn tile_span(tile: u8, colors: &[Color; 4]) -> Span<'static> {
 /// True while the game is paused (the pause loop runs with `renderMode` 0 in play mode).
 #[must_use]
 pub fn is_paused(nes: &Nes) -> bool {
-    nes.raw().game_mode == game_mode::PLAY && nes.raw().render_mode == 0
+    nes.game_mode() == GameMode::Play && nes.render_mode() == RenderMode::LegalAndTitle
 }
 
 /// The falling piece's four cells and tile, when the ROM shows it (its sprite is drawn only while
 /// the player controls it and the game is not paused).
 fn falling_piece(nes: &Nes) -> Option<([(i16, i16); 4], u8)> {
-    let p = &nes.raw().player;
-    let showing = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO)
-        && nes.raw().render_mode == 3
-        && p.play_state == play_state::ACTIVE
-        && p.current_piece < ORIENTATION_HIDDEN;
-    if !showing {
-        return None;
-    }
-    let minos = ORIENTATIONS[usize::from(p.current_piece)];
-    let cells = minos.map(|m| {
-        (
-            i16::from(p.tetrimino_x) + i16::from(m.dx),
-            i16::from(p.tetrimino_y) + i16::from(m.dy),
-        )
-    });
-    Some((cells, minos[0].tile))
+    let piece = nes
+        .active_piece()
+        .filter(|_| nes.render_mode() == RenderMode::PlayAndDemo)?;
+    let cells = piece.cells().map(|(x, y)| (i16::from(x), i16::from(y)));
+    Some((cells, orientation_tile(piece.orientation.id())))
+}
+
+/// The tile an orientation's minos are drawn with (`orientationTable`).
+fn orientation_tile(orientation: u8) -> u8 {
+    ORIENTATIONS[usize::from(orientation.min(ORIENTATION_HIDDEN))][0].tile
 }
 
 /// A piece in a 4×3 box (previews and statistics), one line per row.
@@ -105,27 +98,21 @@ fn piece_lines(orientation: u8, colors: &[Color; 4]) -> Vec<Line<'static>> {
 }
 
 fn mode_message(nes: &Nes) -> Vec<Line<'static>> {
-    let text = match nes.raw().game_mode {
-        game_mode::LEGAL => "legal screen".to_owned(),
-        game_mode::TITLE => "title screen\n\nEnter = Start".to_owned(),
-        game_mode::GAME_TYPE_MENU => format!(
+    let text = match nes.game_mode() {
+        GameMode::Legal => "legal screen".to_owned(),
+        GameMode::Title => "title screen\n\nEnter = Start".to_owned(),
+        GameMode::GameTypeMenu => format!(
             "GAME TYPE\n\n{}\n\nMUSIC {}",
-            if nes.raw().game_type == 0 {
-                "> A-TYPE   B-TYPE"
-            } else {
-                "  A-TYPE > B-TYPE"
+            match nes.game_type() {
+                GameType::A => "> A-TYPE   B-TYPE",
+                GameType::B => "  A-TYPE > B-TYPE",
             },
-            if nes.raw().music_type < 3 {
-                (nes.raw().music_type + 1).to_string()
-            } else {
-                "OFF".to_owned()
-            }
+            nes.music_type()
+                .number()
+                .map_or_else(|| "OFF".to_owned(), |n| n.to_string())
         ),
-        game_mode::LEVEL_MENU => {
-            format!(
-                "LEVEL\n\n{}\n\n(A + Start: +10)",
-                nes.raw().player1.start_level
-            )
+        GameMode::LevelMenu => {
+            format!("LEVEL\n\n{}\n\n(A + Start: +10)", nes.start_level())
         }
         _ => String::new(),
     };
@@ -156,8 +143,8 @@ pub fn draw(frame: &mut Frame<'_>, nes: &Nes, overlay: &Overlay<'_>) {
         Constraint::Length(22),
     ])
     .areas(body);
-    let colors = level_colors(nes.raw().player.level_number);
-    let in_game = matches!(nes.raw().game_mode, game_mode::PLAY | game_mode::DEMO);
+    let colors = level_colors(nes.level());
+    let in_game = matches!(nes.game_mode(), GameMode::Play | GameMode::Demo);
 
     draw_stats(frame, nes, stats, &colors);
     draw_board(frame, nes, overlay, board, &colors, in_game);
@@ -225,7 +212,7 @@ fn draw_board(
             let piece = falling.filter(|(cells, _)| cells.contains(&(x, y)));
             let tile = match piece {
                 Some((_, tile)) => tile,
-                None => nes.raw().playfield[(y * 10 + x) as usize],
+                None => nes.playfield_page()[(y * 10 + x) as usize],
             };
             let target = !paused && overlay.target.is_some_and(|t| t.contains(&(x, y)));
             if target && tile == TILE_EMPTY {
@@ -250,20 +237,20 @@ fn draw_info(
     colors: &[Color; 4],
     in_game: bool,
 ) {
-    let p = &nes.raw().player;
     let mut lines = vec![
         Line::from("TOP"),
         Line::from(format!("{:06}", nes.top_score())),
         Line::from("SCORE"),
-        Line::from(format!("{:06}", p.score_decimal())),
+        Line::from(format!("{:06}", nes.score())),
         Line::from(""),
-        Line::from(format!("LINES {:03}", p.lines_decimal())),
-        Line::from(format!("LEVEL {:02}", p.level_number)),
+        Line::from(format!("LINES {:03}", nes.lines())),
+        Line::from(format!("LEVEL {:02}", nes.level())),
         Line::from(""),
         Line::from("NEXT"),
     ];
-    if in_game && nes.raw().display_next_piece == 0 && nes.raw().next_piece < ORIENTATION_HIDDEN {
-        lines.extend(piece_lines(nes.raw().next_piece, colors));
+    let preview = nes.next_orientation().filter(|_| nes.preview_shown());
+    if let Some(next) = preview.filter(|_| in_game) {
+        lines.extend(piece_lines(next.id(), colors));
     } else if in_game {
         lines.push(Line::from("(hidden: Select)"));
     }
@@ -285,6 +272,7 @@ fn draw_info(
 mod tests {
     use super::*;
     use crate::tui::palette::nes_rgb;
+    use playfield_nes::raw::{game_mode, play_state};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::buffer::Buffer;
@@ -298,19 +286,19 @@ mod tests {
         let mut nes = Nes::power_on();
         nes.raw_mut().game_mode = game_mode::PLAY;
         nes.raw_mut().render_mode = 3;
-        nes.raw_mut().player.play_state = play_state::ACTIVE;
-        nes.raw_mut().player.level_number = 0;
+        nes.raw_mut().player1.play_state = play_state::ACTIVE;
+        nes.raw_mut().player1.level_number = 0;
         nes.raw_mut().playfield[..200].fill(TILE_EMPTY);
         nes.raw_mut().playfield[190] = TILE3;
         nes.raw_mut().playfield[191] = TILE2;
         nes.raw_mut().playfield[192] = TILE1;
-        nes.raw_mut().player.current_piece = 0x02; // T pointing down, the spawn orientation
-        nes.raw_mut().player.tetrimino_x = 5;
-        nes.raw_mut().player.tetrimino_y = 0;
+        nes.raw_mut().player1.current_piece = 0x02; // T pointing down, the spawn orientation
+        nes.raw_mut().player1.tetrimino_x = 5;
+        nes.raw_mut().player1.tetrimino_y = 0;
         nes.raw_mut().next_piece = 0x12; // I, horizontal
         nes.raw_mut().display_next_piece = 0;
-        nes.raw_mut().player.score = [0x56, 0x34, 0x12];
-        nes.raw_mut().player.lines = [0x23, 0x01];
+        nes.raw_mut().player1.score = [0x56, 0x34, 0x12];
+        nes.raw_mut().player1.lines = [0x23, 0x01];
         nes.raw_mut().stats_by_type = [0; 14];
         nes.raw_mut().stats_by_type[0] = 0x07; // 7 T pieces
         nes.raw_mut().stats_by_type[13] = 0x01; // 100 I pieces
@@ -378,7 +366,7 @@ mod tests {
     #[test]
     fn palette_cycles_every_ten_levels() {
         let mut nes = game();
-        nes.raw_mut().player.level_number = 18;
+        nes.raw_mut().player1.level_number = 18;
         let buf = render(&nes, &Overlay::default(), 80, 24);
         // colorTable entry 8: $0F $30 $16 $12.
         assert_eq!(cell(&buf, 1, 19).bg, nes_rgb(0x16));

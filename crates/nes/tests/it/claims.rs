@@ -18,7 +18,7 @@ use std::sync::Arc;
 use playfield_nes::raw::addr;
 use playfield_nes::rules::next_rng;
 use playfield_nes::tables::SPAWN_TABLE;
-use playfield_nes::{Buttons, Nes, ProgramData, Region};
+use playfield_nes::{Buttons, Nes, PlayState, ProgramData, Region};
 use playfield_testkit::claims::*;
 use playfield_testkit::facts::{self, *};
 use playfield_testkit::rom::program_for_tests;
@@ -330,7 +330,7 @@ fn engine_tetris_at_1550(
             return (lags, true);
         }
         lags += usize::from(events.lagged());
-        if c.nes.raw().player1.play_state >= 2 {
+        if !matches!(c.nes.play_state(), PlayState::GameOver | PlayState::Active) {
             locked = true;
         } else if locked {
             break;

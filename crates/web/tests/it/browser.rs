@@ -185,7 +185,7 @@ fn replay_view(page: &Page) {
     for line in &movie.lines {
         nes.step_line(line);
     }
-    let expected = nes.raw().player.score_decimal();
+    let expected = nes.score();
     assert!(expected > 0, "the game scored");
     let dir = TempDir::new("movie");
     let path = dir.0.join("ai-game.fm2");
