@@ -336,7 +336,7 @@ impl Slot {
     /// Starts the episode of `seed`.
     fn start(&mut self, seed: u64, starts: &StartStates) -> Result<(), GameError> {
         self.nes.clone_from(starts.get(seed)?);
-        self.lines = self.nes.lines();
+        self.lines = self.nes.line_count();
         self.score = self.nes.score();
         self.seed = seed;
         self.needs_reset = false;
@@ -380,7 +380,7 @@ fn frame(
     let buttons = Buttons::from_bits_retain(action as u8 & allowed);
     let events = nes.step(buttons);
     // The slot keeps the lines and the score of the frame before: most frames score nothing.
-    let (lines, score) = (nes.lines(), nes.score());
+    let (lines, score) = (nes.line_count(), nes.score());
     let reward = if score == slot.score && lines == slot.lines {
         0.0
     } else {

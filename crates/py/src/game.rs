@@ -128,10 +128,10 @@ fn piece_type(piece: Option<Piece>) -> i32 {
 /// Fills the state vector (`NES_STATE_LEN` fields, see `NES_STATE_FIELDS`; `state` has that
 /// length).
 pub fn write_state(nes: &Nes, next_hidden: bool, state: &mut [i32]) {
-    write_state_with(nes, next_hidden, nes.lines(), nes.score(), state);
+    write_state_with(nes, next_hidden, nes.line_count(), nes.score(), state);
 }
 
-/// [`write_state`] given the lines and the score (`lines_decimal`, `score_decimal`), which a
+/// [`write_state`] given the lines and the score (`Nes::line_count`, `Nes::score`), which a
 /// caller that keeps them need not decode every frame.
 pub fn write_state_with(nes: &Nes, next_hidden: bool, lines: u32, score: u32, state: &mut [i32]) {
     // Built whole, then copied: one length check instead of one per field.
@@ -176,7 +176,7 @@ impl Tally {
     fn of(nes: &Nes) -> Tally {
         Tally {
             score: nes.score(),
-            lines: nes.lines(),
+            lines: nes.line_count(),
         }
     }
 }
@@ -190,8 +190,8 @@ fn reward_of(reward: Reward, before: Tally, after: &Nes) -> f64 {
 pub fn nes_reward(reward: Reward, score: u32, lines: u32, after: &Nes) -> f64 {
     match reward {
         Reward::Score => f64::from(after.score()) - f64::from(score),
-        Reward::Lines => f64::from(after.lines()) - f64::from(lines),
-        Reward::LinePoints => line_points(after.lines().abs_diff(lines), after.level()),
+        Reward::Lines => f64::from(after.line_count()) - f64::from(lines),
+        Reward::LinePoints => line_points(after.line_count().abs_diff(lines), after.level()),
     }
 }
 
@@ -267,7 +267,7 @@ pub fn capped(nes: &Nes, config: &GameConfig) -> bool {
     }
     if let Some(cap) = config.max_lines
         && config.game_type == GameType::A
-        && nes.lines() >= cap
+        && nes.line_count() >= cap
     {
         return true;
     }
@@ -609,7 +609,7 @@ impl FrameGame {
         let Some(game) = self.game.as_mut() else {
             return Err(GameError::NotReset);
         };
-        let (score, lines) = (game.nes.score(), game.nes.lines());
+        let (score, lines) = (game.nes.score(), game.nes.line_count());
         let events = game.step(buttons);
         let reward = nes_reward(settings.reward, score, lines, &game.nes);
         let terminated = game.over(events);

@@ -318,10 +318,17 @@ impl PyNes {
         self.nes.score()
     }
 
-    /// Lines as the game shows them (decimal).
+    /// Lines as the game shows them (decimal; past 999 the hundreds digit shows letters).
     #[getter]
     fn lines(&self) -> u32 {
         self.nes.lines()
+    }
+
+    /// Lines cleared, counted as the level-ups count them past 999 too (the environments'
+    /// `lines`, rewards and line caps use it).
+    #[getter]
+    fn line_count(&self) -> u32 {
+        self.nes.line_count()
     }
 
     /// `levelNumber`.

@@ -129,7 +129,7 @@ fn next_piece_within(nes: &Nes, inputs: &[Buttons], frames: usize) -> bool {
     let mut locked = false;
     for k in 0..inputs.len() + frames {
         n.step(inputs.get(k).copied().unwrap_or(Buttons::NONE));
-        locked |= n.raw().player1.play_state != play_state::ACTIVE;
+        locked |= n.play_state() != PlayState::Active;
         if locked && n.controllable() {
             return true;
         }
@@ -170,7 +170,7 @@ fn the_player_keeps_clear_of_a_clear_whose_frame_lags_for_good() {
     assert_ne!(lock, (p.x, p.y, p.orientation), "not the plain Tetris");
     eprintln!(
         "level {}: the Tetris at {:?} lags for good; the player locked at {lock:?}",
-        nes.raw().player1.level_number,
+        nes.level(),
         (p.x, p.y, p.orientation)
     );
 }

@@ -205,10 +205,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     let mut out = Out::new();
     print_state(&mut out, &nes)?;
     if nes.lag_modelled() {
-        out.line(format!("lag frames: {}", lag_frames.len()))?;
-        for frame in &lag_frames {
-            out.line(format!("lag frame: {frame}"))?;
-        }
+        print_lag_frames(&mut out, &lag_frames)?;
         if let Some(crash) = nes.crash() {
             out.line(format!("crash: {crash}"))?;
         }
@@ -282,6 +279,32 @@ fn watch(
             speed: args.speed,
         },
     )
+}
+
+/// The lag frames, one line each; a run of three or more in a row (the score loop restarted by
+/// every NMI at the highest levels) as one line with its length.
+fn print_lag_frames(out: &mut Out, lag_frames: &[u64]) -> Result<()> {
+    out.line(format!("lag frames: {}", lag_frames.len()))?;
+    let mut k = 0;
+    while k < lag_frames.len() {
+        let mut end = k;
+        while end + 1 < lag_frames.len() && lag_frames[end + 1] == lag_frames[end] + 1 {
+            end += 1;
+        }
+        if end - k >= 2 {
+            let n = end - k + 1;
+            out.line(format!(
+                "lag frames {}-{}: {n} in a row",
+                lag_frames[k], lag_frames[end]
+            ))?;
+        } else {
+            for frame in &lag_frames[k..=end] {
+                out.line(format!("lag frame: {frame}"))?;
+            }
+        }
+        k = end + 1;
+    }
+    Ok(())
 }
 
 fn print_state(out: &mut Out, nes: &Nes) -> Result<()> {
@@ -419,10 +442,7 @@ fn follow_rom(
     }
     let mut out = Out::new();
     print_state(&mut out, &nes)?;
-    out.line(format!("lag frames: {}", lag_frames.len()))?;
-    for frame in &lag_frames {
-        out.line(format!("lag frame: {frame}"))?;
-    }
+    print_lag_frames(&mut out, &lag_frames)?;
     if let Some(crash) = nes.crash() {
         out.line(format!("crash: {crash}"))?;
     }
