@@ -94,7 +94,7 @@ fn randomizer_roll() {
                     engine_pick(&mut nes, seed, spawn_count, previous),
                     described
                 );
-                assert_eq!(nes.raw().spawn_count, spawn_count.wrapping_add(1));
+                assert_eq!(nes.ram()[addr::SPAWN_COUNT], spawn_count.wrapping_add(1));
             }
         }
         seed = next_rng(seed);

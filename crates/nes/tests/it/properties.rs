@@ -1,7 +1,8 @@
 //! Invariants of the engine under arbitrary input.
 
+use playfield_nes::raw::addr;
 use playfield_nes::trace::TraceFrame;
-use playfield_nes::{Buttons, GameSetup, Nes, Region};
+use playfield_nes::{Buttons, GameMode, GameSetup, Nes, Region};
 use playfield_testkit::autoplay::{AutoplayConfig, autoplay_movie};
 use playfield_testkit::claims::{engine, frames_until_drop, moves, start_game};
 use proptest::prelude::*;
@@ -33,7 +34,7 @@ proptest! {
         for &b in &movie[..cut.min(movie.len())] {
             original.step(b);
         }
-        prop_assume!(original.raw().game_mode == 4 && original.raw().game_mode_state == 2);
+        prop_assume!(original.game_mode() == GameMode::Play && original.ram()[addr::GAME_MODE_STATE] == 2);
         let mut copy = Nes::from_ram(&original.ram(), Region::Ntsc).expect("play imports");
         for (i, &b) in movie[cut.min(movie.len())..].iter().enumerate() {
             original.step(b);
