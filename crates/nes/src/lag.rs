@@ -44,8 +44,8 @@ use std::sync::Arc;
 use crate::engine::{Nes, Wait};
 use crate::lag::long_frame::{CpuPhase, Run, Stop, Timeline};
 use crate::lag::model::{
-    Crash, CrashCause, HeavyOutcomes, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, LagModel, Pending,
-    PhaseChoice, PhaseCounts,
+    ClearOutcome, Crash, CrashCause, HeavyOutcomes, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, LagModel,
+    Pending, PhaseChoice, PhaseCounts,
 };
 use crate::lag::sound_driver::AudioRam;
 use crate::ram::{game_mode, play_state};
@@ -106,6 +106,61 @@ impl Nes {
             && self.region == Region::Ntsc
             && !self.modifiers.ignore_lag
             && self.lag.as_ref().is_none_or(|l| l.music_known)
+    }
+
+    /// What a clear of `cleared` rows (1-4) would do if a piece locked it now, at this level,
+    /// score and line count, with the preview shown or hidden (Select): the phases in which a frame up to the next piece crashes,
+    /// and the frames until the next piece is under control (`None` when it does not come
+    /// within 200 frames: the score loop's frame lags on, restarted by every NMI). The clear is
+    /// staged (an I piece dropped into a well over `cleared` full rows, no push-down points) on
+    /// a copy that follows the phases that do not crash. `None` when the engine does not model
+    /// lag, the player does not control a piece, or `cleared` is not 1-4.
+    #[must_use]
+    pub fn clear_outcome(&self, cleared: u8, preview_hidden: bool) -> Option<ClearOutcome> {
+        if !self.lag_modelled() || !self.controllable() || !(1..=4).contains(&cleared) {
+            return None;
+        }
+        let mut n = self.clone();
+        n.set_phase_choice(PhaseChoice::Surviving);
+        n.cpu_phase = None;
+        let raw = n.raw_mut();
+        raw.display_next_piece = u8::from(preview_hidden);
+        raw.playfield[..200].fill(crate::tables::TILE_EMPTY);
+        for cell in 160..200 {
+            // Full rows at the bottom but for the well in column 0; the rows above them with a
+            // second hole, so that the I piece clears exactly `cleared`.
+            if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
+                raw.playfield[cell] = 0x7B;
+            }
+        }
+        for p in [&mut raw.player, &mut raw.player1] {
+            p.tetrimino_x = 0;
+            p.tetrimino_y = 2;
+            p.current_piece = 0x11;
+            p.fall_timer = 0;
+            p.autorepeat_y = 0;
+            p.hold_down_points = 0;
+        }
+        let mut outcome = ClearOutcome {
+            crash_phases: 0,
+            frames_to_next_piece: None,
+        };
+        let mut locked = false;
+        for frame in 1..=200 {
+            n.step(Buttons::NONE);
+            if let Some(counts) = n.phase_counts() {
+                outcome.crash_phases = outcome.crash_phases.max(counts.crash);
+            }
+            if n.crash().is_some() || n.unsupported().is_some() {
+                return Some(outcome);
+            }
+            locked |= n.raw.player1.play_state != play_state::ACTIVE;
+            if locked && n.controllable() {
+                outcome.frames_to_next_piece = Some(frame);
+                return Some(outcome);
+            }
+        }
+        Some(outcome)
     }
 
     /// A sound effect the game code starts (`soundEffectSlotNInit`), kept only while the lag

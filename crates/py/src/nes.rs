@@ -658,6 +658,7 @@ impl PyPlayer {
             game_type: n.game_type(),
             double_speed_level: n.modifiers().double_speed_level,
             line_cap,
+            unsafe_clears: 0,
         };
         let Some(start) = PieceState::from_nes(n, frame) else {
             return Err(ArgError::NotControllable.into());

@@ -336,6 +336,7 @@ pub fn analyse(request: &AnalyseRequest) -> Analysis {
         game_type: GameType::A,
         double_speed_level: None,
         line_cap: None,
+        unsafe_clears: 0,
     };
     let mut ws = Workspace::new();
     let gravity = situation.gravity();

@@ -702,6 +702,7 @@ fn next_play_buttons_gated<G>(
         game_type: nes.game_type(),
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
+        unsafe_clears: 0,
     };
     let reaction = player.input.reaction;
     let waiting = (piece.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
@@ -725,6 +726,10 @@ fn next_play_buttons_gated<G>(
     };
     if replan {
         let _permit = gate();
+        let mut situation = situation;
+        if crash_check_applies(nes) {
+            situation.unsafe_clears = unsafe_clears(nes);
+        }
         let informed = p.frame >= reaction;
         let start = PieceState::from_rule(piece, nes.held_buttons().bits(), p.frame);
         let next = if informed { nes.next_piece() } else { None };
@@ -762,6 +767,19 @@ fn next_play_buttons_gated<G>(
 /// and then end, and to go on for 8,773 frames, to the end of the movie (the same on the ROM in
 /// tetanes).
 pub const FROZEN_AFTER_LAG_FRAMES: u32 = 18_000;
+
+/// The clears (bit `n` for `n` rows) that would freeze or crash the game if a piece locked
+/// them now with the preview shown and with it hidden ([`Nes::clear_outcome`]): the player
+/// builds for the others.
+fn unsafe_clears(nes: &Nes) -> u8 {
+    (1..=4u8)
+        .filter(|&k| {
+            [false, true]
+                .iter()
+                .all(|&hidden| nes.clear_outcome(k, hidden).is_some_and(|o| !o.safe()))
+        })
+        .fold(0, |mask, k| mask | 1 << k)
+}
 
 /// Candidates from the player's ranking checked for crashes before the best is kept anyway.
 const CRASH_CHECK_CANDIDATES: usize = 24;

@@ -55,6 +55,10 @@ pub struct Situation {
     pub double_speed_level: Option<u8>,
     /// The benchmark's line cap, if any: the game ends there, so the player cashes in before.
     pub line_cap: Option<u32>,
+    /// At the levels where a clear's frame can freeze or crash the game: the clears that do at
+    /// this moment (bit `n` for `n` rows; [`playfield_nes::Nes::clear_outcome`]), which the
+    /// score player treats as a loss. 0 elsewhere.
+    pub unsafe_clears: u8,
 }
 
 /// The move a player chose.
@@ -318,6 +322,7 @@ impl Situation {
             game_type: GameType::A,
             double_speed_level: None,
             line_cap: None,
+            unsafe_clears: 0,
         }
     }
 

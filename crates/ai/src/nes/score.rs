@@ -292,6 +292,9 @@ pub struct Context {
     /// kept, burns free ([`ScoreWeights::double_speed_burn_factor`]), all ten columns alike. Set
     /// once at the decision's root ([`ScoreWeights::lines_out`]).
     pub line_out: bool,
+    /// Clears that freeze or crash the game at this level (bit `n` for `n` rows), as the
+    /// engine finds them ([`Situation::unsafe_clears`](super::Situation::unsafe_clears)).
+    pub unsafe_clears: u8,
 }
 
 /// The evaluator's four gravities: three or more frames per row (level 18 and below), two
@@ -362,6 +365,10 @@ impl Context {
     }
 }
 
+/// What a clear that freezes or crashes the game costs the score player: more than any board
+/// it could keep instead.
+const UNSAFE_CLEAR_COST: f64 = 1.0e6;
+
 impl ScoreWeights {
     /// The reward for clearing `cleared` rows in `ctx` (before the clear): points, the tetris
     /// bonus, the burn cost (less while digging, none at the end of a capped game).
@@ -369,6 +376,10 @@ impl ScoreWeights {
     pub fn clear_reward(&self, cleared: u8, ctx: &Context, holes_before: bool) -> f64 {
         if cleared == 0 {
             return 0.0;
+        }
+        // A clear that freezes or crashes the game ends it: worse than any board.
+        if ctx.unsafe_clears & (1 << cleared) != 0 {
+            return -UNSAFE_CLEAR_COST;
         }
         let after = ctx.after(cleared);
         // The points use the level after the lines are counted, as `addLineClearPoints` does.
@@ -711,6 +722,7 @@ mod tests {
             ceilings: [16, 15, 12, 6],
             judged: None,
             line_out: false,
+            unsafe_clears: 0,
         }
     }
 
@@ -1015,6 +1027,7 @@ mod tests {
             ceilings: Context::ceilings_for(&presses),
             judged: None,
             line_out: false,
+            unsafe_clears: 0,
         };
         // A stack of eight rows in columns 1-9, the well open.
         let mut field = Field::default();
@@ -1051,6 +1064,7 @@ mod tests {
             ceilings: Context::ceilings_for(&presses),
             judged: None,
             line_out: false,
+            unsafe_clears: 0,
         };
         let (slow, double) = (context(38), context(40));
         assert!(double.gravity().double && !slow.gravity().double);

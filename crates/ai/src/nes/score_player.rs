@@ -164,6 +164,7 @@ fn decision_context(
         ceilings: Context::ceilings_for(&press_frames(&player.input)),
         judged: None,
         line_out: false,
+        unsafe_clears: situation.unsafe_clears,
     };
     let ctx = Context {
         // B-type never levels up.
@@ -582,6 +583,7 @@ mod tests {
             ceilings: Context::ceilings_for(&presses),
             judged: None,
             line_out: false,
+            unsafe_clears: 0,
         };
         // A board the lookahead meets after the current piece covered the well: a hole in the
         // well column under a row that a vertical I would clear (a single).

@@ -176,6 +176,55 @@ fn the_player_keeps_clear_of_a_clear_whose_frame_lags_for_good() {
 }
 
 #[test]
+fn the_engine_tells_which_clears_freeze_or_crash_and_the_player_builds_for_the_others() {
+    let Some(rom) = rom_for_tests() else { return };
+    let program = EngineData::from_rom(&rom).expect("the ROM's data").program;
+    // Level 120: every clear is safe. From level 160, at the score cap, some clear freezes or
+    // crashes with the preview shown and hidden.
+    let nes = tetris_ready(&program, 120, [0x56, 0x16]);
+    for k in 1..=4 {
+        let o = nes.clear_outcome(k, false).expect("a piece under control");
+        assert!(o.safe(), "level 120, {k} rows: {o:?}");
+    }
+    assert_eq!(nes.clear_outcome(0, false), None);
+    let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
+    let mut ws = Workspace::new();
+    let unsafe_tetris = (160..=255u8).find_map(|level| {
+        let mut nes = tetris_ready(&program, level, [0x56, 0x16]);
+        let raw = nes.raw_mut();
+        for p in [&mut raw.player, &mut raw.player1] {
+            p.score = [0x99, 0x99, 0x99];
+        }
+        let unsafe_both = [false, true]
+            .iter()
+            .all(|&hidden| nes.clear_outcome(4, hidden).is_some_and(|o| !o.safe()));
+        unsafe_both.then_some(nes)
+    });
+    let nes = unsafe_tetris.expect("a level from 160 where the Tetris freezes or crashes");
+    let start = PieceState::from_nes(&nes, 0).expect("a piece under control");
+    let situation = Situation::a_type(nes.level(), nes.line_count());
+    let plain = player
+        .decide(&mut ws, &nes.board(), start, situation, None)
+        .expect("a decision");
+    assert_eq!(
+        plain.placement.x, 9,
+        "told nothing, the player takes the Tetris"
+    );
+    let told = Situation {
+        unsafe_clears: 1 << 4,
+        ..situation
+    };
+    let robust = player
+        .decide(&mut ws, &nes.board(), start, told, None)
+        .expect("a decision");
+    assert_ne!(
+        (robust.placement.x, robust.placement.y),
+        (plain.placement.x, plain.placement.y),
+        "told the Tetris is unsafe, the player builds elsewhere"
+    );
+}
+
+#[test]
 fn a_whole_game_passes_level_157_clear_of_the_crash() {
     let Some(rom) = rom_for_tests() else { return };
     let program = EngineData::from_rom(&rom).expect("the ROM's data").program;

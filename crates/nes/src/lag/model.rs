@@ -163,3 +163,21 @@ pub(crate) enum Pending {
         table: u16,
     },
 }
+
+/// What a staged clear does at the highest levels ([`Nes::clear_outcome`](crate::Nes::clear_outcome)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClearOutcome {
+    /// The most phases (of 48) in which one of its frames crashes.
+    pub crash_phases: u8,
+    /// Frames from the staged piece's start to the next piece under control; `None` when it did
+    /// not come within 200 frames (the frame that adds the points lags on).
+    pub frames_to_next_piece: Option<u32>,
+}
+
+impl ClearOutcome {
+    /// No frame crashes in any phase and the next piece comes.
+    #[must_use]
+    pub fn safe(&self) -> bool {
+        self.crash_phases == 0 && self.frames_to_next_piece.is_some()
+    }
+}

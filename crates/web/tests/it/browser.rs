@@ -302,6 +302,7 @@ fn library_choice(player: &Player) -> serde_json::Value {
                 game_type: GameType::A,
                 double_speed_level: None,
                 line_cap: None,
+                unsafe_clears: 0,
             },
             Some(Piece::I),
         )
