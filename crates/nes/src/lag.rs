@@ -125,22 +125,7 @@ impl Nes {
         n.cpu_phase = None;
         let raw = n.raw_mut();
         raw.display_next_piece = u8::from(preview_hidden);
-        raw.playfield[..200].fill(crate::tables::TILE_EMPTY);
-        for cell in 160..200 {
-            // Full rows at the bottom but for the well in column 0; the rows above them with a
-            // second hole, so that the I piece clears exactly `cleared`.
-            if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
-                raw.playfield[cell] = 0x7B;
-            }
-        }
-        for p in [&mut raw.player, &mut raw.player1] {
-            p.tetrimino_x = 0;
-            p.tetrimino_y = 2;
-            p.current_piece = 0x11;
-            p.fall_timer = 0;
-            p.autorepeat_y = 0;
-            p.hold_down_points = 0;
-        }
+        stage_clear(raw, cleared);
         let mut outcome = ClearOutcome {
             crash_phases: 0,
             frames_to_next_piece: None,
@@ -543,6 +528,26 @@ impl Nes {
     }
 }
 
+/// A vertical I piece at the top of column 0, above a well there over `cleared` (0-4) full rows
+/// at the bottom (the rows above them with a second hole, so the piece clears exactly those),
+/// falling from its first frame with no push-down points.
+fn stage_clear(raw: &mut crate::ram::Ram, cleared: u8) {
+    raw.playfield[..200].fill(crate::tables::TILE_EMPTY);
+    for cell in 160..200 {
+        if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
+            raw.playfield[cell] = 0x7B;
+        }
+    }
+    for p in [&mut raw.player, &mut raw.player1] {
+        p.tetrimino_x = 0;
+        p.tetrimino_y = 2;
+        p.current_piece = 0x11;
+        p.fall_timer = 0;
+        p.autorepeat_y = 0;
+        p.hold_down_points = 0;
+    }
+}
+
 /// How the next NMI after the heavy frame on `ram` (its NMI taken with `buttons`) lands in each
 /// CPU phase ([`CpuPhase::all`]'s order): 0 on time, 1 a lag frame or an NMI in the game's work,
 /// 2 a crash; `None` where a phase's run meets something beyond the model first.
@@ -645,7 +650,6 @@ impl Nes {
 mod tests {
     use super::*;
     use crate::lag::long_frame::probe_heavy_frame;
-    use crate::tables::TILE_EMPTY;
     use crate::vocabulary::setup::{GameSetup, MenuDriver};
 
     /// A console phase for the runs (told to the engine, which then runs each frame once).
@@ -695,21 +699,9 @@ mod tests {
         );
         assert!(in_play, "the menus lead to play");
         let raw = nes.raw_mut();
-        raw.playfield[..200].fill(TILE_EMPTY);
-        for cell in 160..200 {
-            // Full rows at the bottom, the rows above them with a second hole.
-            if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
-                raw.playfield[cell] = 0x7B;
-            }
-        }
+        stage_clear(raw, cleared);
         for p in [&mut raw.player, &mut raw.player1] {
-            p.tetrimino_x = 0;
-            p.tetrimino_y = 2;
-            p.current_piece = 0x11;
             p.level_number = level;
-            p.fall_timer = 0;
-            p.autorepeat_y = 0;
-            p.hold_down_points = 0;
             p.lines = [0x50, 0x15];
             p.score = [0x00, 0x00, 0x50];
         }
