@@ -34,7 +34,10 @@ use crate::user_rom::program::ProgramData;
 const FRAME_DOTS: [i64; 2] = [89_341, 89_342];
 
 /// Thirds of a CPU cycle (PPU dots) from a frame's end, where tetanes and FCEUX end the frame
-/// (scanline 240, dot 0), to its NMI edge (scanline 241, dot 1).
+/// (scanline 240, dot 0), to its NMI edge (scanline 241, dot 1). The instruction that starts
+/// exactly there is still the ending frame's: the emulator ends the frame after the instruction
+/// in whose first cycle the PPU reaches scanline 240 (measured on the ROM in tetanes: a score
+/// byte stored by an instruction starting on that dot shows in the ending frame's RAM).
 const FRAME_END_BEFORE_EDGE: i64 = 342;
 
 /// The NMI is taken after an instruction that ends this many thirds of a cycle or more after
@@ -436,7 +439,7 @@ impl Run {
                 self.in_driver = false;
             }
             // The frame's end passes (the state a trace of this frame shows).
-            if self.frame_end_ram.is_none() && 3 * self.cpu.cycles as i64 >= frame_end {
+            if self.frame_end_ram.is_none() && 3 * self.cpu.cycles as i64 > frame_end {
                 self.frame_end_ram = Some(self.mem.ram.clone());
             }
             if let Some(boundaries) = &mut self.boundaries {
