@@ -44,8 +44,8 @@ use std::sync::Arc;
 use crate::engine::{Nes, Wait};
 use crate::lag::long_frame::{CpuPhase, Run, Stop, Timeline};
 use crate::lag::model::{
-    ClearOutcome, Crash, CrashCause, HeavyOutcomes, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, LagModel,
-    Pending, PhaseChoice, PhaseCounts,
+    ClearOutcome, ClearPlay, Crash, CrashCause, HeavyOutcomes, LAG_AUDIO_FROM_LEVEL,
+    LAG_FROM_LEVEL, LagModel, Pending, PhaseChoice, PhaseCounts,
 };
 use crate::lag::sound_driver::AudioRam;
 use crate::ram::{game_mode, play_state};
@@ -109,14 +109,15 @@ impl Nes {
     }
 
     /// What a clear of `cleared` rows (1-4) would do if a piece locked it now, at this level,
-    /// score and line count, with the preview shown or hidden (Select): the phases in which a frame up to the next piece crashes,
-    /// and the frames until the next piece is under control (`None` when it does not come
-    /// within 200 frames: the score loop's frame lags on, restarted by every NMI). The clear is
-    /// staged (an I piece dropped into a well over `cleared` full rows, no push-down points) on
-    /// a copy that follows the phases that do not crash. `None` when the engine does not model
-    /// lag, the player does not control a piece, or `cleared` is not 1-4.
+    /// score and line count, played as `how` says (the preview shown or hidden by Select, the
+    /// push-down points of a soft drop): the phases in which a frame up to the next piece
+    /// crashes, and the frames until the next piece is under control (`None` when it does not
+    /// come within 200 frames: the score loop's frame lags on, restarted by every NMI). The clear
+    /// is staged (an I piece dropped into a well over `cleared` full rows) on a copy that follows
+    /// the phases that do not crash. `None` when the engine does not model lag, the player does
+    /// not control a piece, or `cleared` is not 1-4.
     #[must_use]
-    pub fn clear_outcome(&self, cleared: u8, preview_hidden: bool) -> Option<ClearOutcome> {
+    pub fn clear_outcome(&self, cleared: u8, how: ClearPlay) -> Option<ClearOutcome> {
         if !self.lag_modelled() || !self.controllable() || !(1..=4).contains(&cleared) {
             return None;
         }
@@ -124,8 +125,8 @@ impl Nes {
         n.set_phase_choice(PhaseChoice::Surviving);
         n.cpu_phase = None;
         let raw = n.raw_mut();
-        raw.display_next_piece = u8::from(preview_hidden);
-        stage_clear(raw, cleared);
+        raw.display_next_piece = u8::from(how.preview_hidden);
+        stage_clear(raw, cleared, how.push_down_points);
         let mut outcome = ClearOutcome {
             crash_phases: 0,
             frames_to_next_piece: None,
@@ -530,8 +531,9 @@ impl Nes {
 
 /// A vertical I piece at the top of column 0, above a well there over `cleared` (0-4) full rows
 /// at the bottom (the rows above them with a second hole, so the piece clears exactly those),
-/// falling from its first frame with no push-down points.
-fn stage_clear(raw: &mut crate::ram::Ram, cleared: u8) {
+/// falling from its first frame with `push_down_points` (`holdDownPoints`: with `autorepeatY` at
+/// 0 and Down not pressed, the fall keeps them, as after a soft drop).
+fn stage_clear(raw: &mut crate::ram::Ram, cleared: u8, push_down_points: u8) {
     raw.playfield[..200].fill(crate::tables::TILE_EMPTY);
     for cell in 160..200 {
         if cell % 10 != 0 && (cell >= 200 - 10 * usize::from(cleared) || cell % 10 != 5) {
@@ -544,7 +546,7 @@ fn stage_clear(raw: &mut crate::ram::Ram, cleared: u8) {
         p.current_piece = 0x11;
         p.fall_timer = 0;
         p.autorepeat_y = 0;
-        p.hold_down_points = 0;
+        p.hold_down_points = push_down_points;
     }
 }
 
@@ -699,7 +701,7 @@ mod tests {
         );
         assert!(in_play, "the menus lead to play");
         let raw = nes.raw_mut();
-        stage_clear(raw, cleared);
+        stage_clear(raw, cleared, 0);
         for p in [&mut raw.player, &mut raw.player1] {
             p.level_number = level;
             p.lines = [0x50, 0x15];

@@ -60,7 +60,8 @@ pub use engine::Nes;
 pub use formats::{fm2, trace};
 pub use lag::long_frame::CpuPhase;
 pub use lag::model::{
-    ClearOutcome, Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseChoice, PhaseCounts,
+    ClearOutcome, ClearPlay, Crash, CrashCause, LAG_AUDIO_FROM_LEVEL, LAG_FROM_LEVEL, PhaseChoice,
+    PhaseCounts,
 };
 pub use user_rom::demo::DemoData;
 pub use user_rom::program::{InesError, ProgramData};

@@ -2,8 +2,8 @@
 //! only (nothing is written into game memory).
 
 use playfield_nes::{
-    Buttons, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL, MenuDriver, Nes,
-    PhaseChoice, PlayState, Unsupported,
+    Buttons, ClearPlay, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL, MenuDriver,
+    Nes, PhaseChoice, PlayState, Unsupported,
 };
 use serde::Serialize;
 use thiserror::Error;
@@ -737,6 +737,17 @@ fn next_play_buttons_gated<G>(
         let decision = player
             .decide(ws, &nes.board(), start, situation, next)
             .map(|d| {
+                // A re-plan that puts the piece where the plan does keeps the plan's presses
+                // (a soft drop under way, the Select presses after the lock) while they stay
+                // clear of crashes: the search's own path has no soft drop.
+                let target = (d.placement.x, d.placement.y, d.placement.orientation);
+                if p.target == Some(target) && crash_check_applies(nes) {
+                    let kept: Vec<Buttons> = p.inputs.iter().copied().collect();
+                    let after: Vec<Buttons> = after_lock.iter().copied().collect();
+                    if run_after_lock(nes, &kept, &after).is_some_and(|r| r.crash_free) {
+                        return Decision { inputs: kept, ..d };
+                    }
+                }
                 let (d, after) = clear_of_crashes(nes, player, ws, d, start, situation, next);
                 *after_lock = after.into();
                 d
@@ -769,17 +780,34 @@ fn next_play_buttons_gated<G>(
 pub const FROZEN_AFTER_LAG_FRAMES: u32 = 18_000;
 
 /// The clears (bit `n` for `n` rows) that would freeze or crash the game if a piece locked
-/// them now with the preview shown and with it hidden ([`Nes::clear_outcome`]): the player
-/// builds for the others.
+/// them now, however the player plays them of the ways [`CLEAR_PLAYS`] lists
+/// ([`Nes::clear_outcome`]): the player builds for the others.
 fn unsafe_clears(nes: &Nes) -> u8 {
     (1..=4u8)
         .filter(|&k| {
-            [false, true]
+            CLEAR_PLAYS
                 .iter()
-                .all(|&hidden| nes.clear_outcome(k, hidden).is_some_and(|o| !o.safe()))
+                .all(|&how| nes.clear_outcome(k, how).is_some_and(|o| !o.safe()))
         })
         .fold(0, |mask, k| mask | 1 << k)
 }
+
+/// The ways of playing a clear the player can choose between ([`clear_of_crashes`] finds the
+/// presses): the preview shown or hidden, and the push-down points a soft drop over the last
+/// rows of the fall gives ([`push_down_variants`]; 1 adds no points, as 0).
+const CLEAR_PLAYS: [ClearPlay; 8] = {
+    let mut plays = [ClearPlay {
+        preview_hidden: false,
+        push_down_points: 0,
+    }; 8];
+    let mut i = 0;
+    while i < 8 {
+        plays[i].preview_hidden = i % 2 == 1;
+        plays[i].push_down_points = [0, 2, 3, 4][i / 2];
+        i += 1;
+    }
+    plays
+};
 
 /// Candidates from the player's ranking checked for crashes before the best is kept anyway.
 const CRASH_CHECK_CANDIDATES: usize = 24;
@@ -803,10 +831,12 @@ fn crash_check_applies(nes: &Nes) -> bool {
 /// first whose frames crash in no phase: `best` with the preview hidden by Select for the frame
 /// that adds the points (Select again right after it shows it before the next piece comes, so
 /// no information is lost; the hidden box takes the preview's cycles out of that frame), then
-/// the best-ranked other placements, plain and then with the preview hidden; `best` when none of
-/// the first [`CRASH_CHECK_CANDIDATES`] is clear. Checked with the engine itself, so the cycles
-/// are the ROM's: the clear type, push-down points, preview, digit carries and frame counter
-/// all count as they do in the game.
+/// `best` soft-dropped over the last rows of its fall (the push-down points change that frame's
+/// work: [`push_down_variants`]), plain and with the preview hidden, then the best-ranked other
+/// placements the same ways; `best` when none of the first [`CRASH_CHECK_CANDIDATES`] is clear.
+/// A candidate that tops out is passed over. Checked with the engine itself, so the cycles are
+/// the ROM's: the clear type, push-down points, preview, digit carries and frame counter all
+/// count as they do in the game.
 fn clear_of_crashes(
     nes: &Nes,
     player: &Player,
@@ -825,24 +855,75 @@ fn clear_of_crashes(
     if heavy.crash_free {
         return (best, Vec::new());
     }
-    if let Some(after) = hidden_preview_clear(nes, &best.inputs) {
-        return (best, after);
+    if let Some(clear) = clear_variant(nes, &best, &heavy) {
+        return clear;
     }
-    // Partial: locking a frame later, other push-down points and pauses are not tried.
+    // Partial: pauses are not tried (at these levels the piece falls a row a frame, so it cannot
+    // lock later than its fall).
     let ranked = player.rank(ws, &nes.board(), start, situation, next);
     for r in ranked.into_iter().skip(1).take(CRASH_CHECK_CANDIDATES) {
         let d = r.decision;
-        match run_after_lock(nes, &d.inputs, &[]) {
-            None => return (d, Vec::new()),
-            Some(h) if h.crash_free => return (d, Vec::new()),
-            Some(_) => {
-                if let Some(after) = hidden_preview_clear(nes, &d.inputs) {
-                    return (d, after);
-                }
-            }
+        let Some(run) = run_after_lock(nes, &d.inputs, &[]) else {
+            continue;
+        };
+        if run.crash_free {
+            return (d, Vec::new());
+        }
+        if let Some(clear) = clear_variant(nes, &d, &run) {
+            return clear;
         }
     }
     (best, Vec::new())
+}
+
+/// `d` played another way that crashes in no phase and leaves the same board when the next
+/// piece comes (`plain`: how its own inputs run): the preview hidden for the frame that adds
+/// the points, then soft drop over the last rows of the fall, plain and with the preview hidden.
+fn clear_variant(nes: &Nes, d: &Decision, plain: &LockRun) -> Option<(Decision, Vec<Buttons>)> {
+    if let Some(after) = hidden_preview_clear(nes, &d.inputs) {
+        return Some((d.clone(), after));
+    }
+    for inputs in push_down_variants(&d.inputs) {
+        let Some(run) = run_after_lock(nes, &inputs, &[]) else {
+            continue;
+        };
+        if run.board != plain.board {
+            continue;
+        }
+        let soft_dropped = Decision {
+            inputs,
+            ..d.clone()
+        };
+        if run.crash_free {
+            return Some((soft_dropped, Vec::new()));
+        }
+        if let Some(after) = hidden_preview_clear(nes, &soft_dropped.inputs) {
+            return Some((soft_dropped, after));
+        }
+    }
+    None
+}
+
+/// The most frames at the end of a fall tried with Down held (the soft drop counts a row of
+/// `holdDownPoints` every second frame after its first two: 12 frames give 5).
+const PUSH_DOWN_FRAMES: usize = 12;
+
+/// `inputs` with Down held over their last `k` frames, for `k` from 1 to [`PUSH_DOWN_FRAMES`],
+/// within the frames at the end that press nothing (Down with Left or Right is no soft drop, and
+/// a rotation stays where it was). Each changes the push-down points (`holdDownPoints`) the
+/// frame after the lock adds, so its work and where the next NMI lands.
+fn push_down_variants(inputs: &[Buttons]) -> impl Iterator<Item = Vec<Buttons>> + '_ {
+    let idle = inputs
+        .iter()
+        .rev()
+        .take_while(|&&b| b == Buttons::NONE)
+        .count();
+    (1..=idle.min(PUSH_DOWN_FRAMES)).map(move |k| {
+        let mut v = inputs.to_vec();
+        let n = v.len();
+        v[n - k..].fill(Buttons::DOWN);
+        v
+    })
 }
 
 /// The presses after the lock that hide the preview for the frame that adds the points and show
@@ -873,6 +954,8 @@ struct LockRun {
     heavy: Option<usize>,
     /// When the next piece came under control the preview was shown or hidden as before.
     preview_as_before: bool,
+    /// The board when the next piece came under control (`None` where none came).
+    board: Option<playfield_nes::Board>,
 }
 
 /// Plays `inputs` from `nes`, then `after` from the frame after the lock, then nothing until
@@ -909,6 +992,7 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
                 crash_free,
                 heavy,
                 preview_as_before: n.preview_shown() == preview,
+                board: Some(n.board()),
             });
         }
         if lock.is_none() && n.play_state() != PlayState::Active {
@@ -921,6 +1005,7 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
         crash_free: false,
         heavy,
         preview_as_before: false,
+        board: None,
     })
 }
 

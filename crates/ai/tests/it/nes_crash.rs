@@ -6,7 +6,7 @@ use playfield_ai::nes::{
     GameConfig, InputModel, PieceState, Pilot, Player, Situation, Workspace, crash_free,
 };
 use playfield_nes::tables::{ORIENTATION_HIDDEN, TILE_EMPTY};
-use playfield_nes::{Buttons, GameSetup, MenuDriver, Nes, PlayState, ProgramData};
+use playfield_nes::{Buttons, ClearPlay, GameSetup, MenuDriver, Nes, PlayState, ProgramData};
 use playfield_rom::{EngineData, rom_for_tests};
 
 /// A game in play at `level` with `lines` lines (BCD), the bottom four rows full but for a well
@@ -90,8 +90,9 @@ fn the_player_keeps_clear_of_a_tetris_that_crashes_on_some_consoles() {
     let (crashing, lock) = play_piece(&mut robust, &mut pilot);
     assert_eq!(crashing, 0, "the pilot's placement crashes in no phase");
     assert_eq!(pilot.crash_risk().frames, 0);
+    // Elsewhere, or the same Tetris played another way (the preview hidden, a soft drop: the
+    // test below).
     let p = plain.placement;
-    assert_ne!(lock, (p.x, p.y, p.orientation), "not the plain Tetris");
     // The engine told to go on past a crash on some consoles keeps to the surviving phases.
     let mut plain_game = nes;
     let mut risk = playfield_ai::nes::CrashRisk::default();
@@ -183,10 +184,12 @@ fn the_engine_tells_which_clears_freeze_or_crash_and_the_player_builds_for_the_o
     // crashes with the preview shown and hidden.
     let nes = tetris_ready(&program, 120, [0x56, 0x16]);
     for k in 1..=4 {
-        let o = nes.clear_outcome(k, false).expect("a piece under control");
+        let o = nes
+            .clear_outcome(k, ClearPlay::default())
+            .expect("a piece under control");
         assert!(o.safe(), "level 120, {k} rows: {o:?}");
     }
-    assert_eq!(nes.clear_outcome(0, false), None);
+    assert_eq!(nes.clear_outcome(0, ClearPlay::default()), None);
     let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
     let mut ws = Workspace::new();
     let unsafe_tetris = (160..=255u8).find_map(|level| {
@@ -195,9 +198,13 @@ fn the_engine_tells_which_clears_freeze_or_crash_and_the_player_builds_for_the_o
         for p in [&mut raw.player, &mut raw.player1] {
             p.score = [0x99, 0x99, 0x99];
         }
-        let unsafe_both = [false, true]
-            .iter()
-            .all(|&hidden| nes.clear_outcome(4, hidden).is_some_and(|o| !o.safe()));
+        let unsafe_both = [false, true].iter().all(|&hidden| {
+            let how = ClearPlay {
+                preview_hidden: hidden,
+                push_down_points: 0,
+            };
+            nes.clear_outcome(4, how).is_some_and(|o| !o.safe())
+        });
         unsafe_both.then_some(nes)
     });
     let nes = unsafe_tetris.expect("a level from 160 where the Tetris freezes or crashes");
@@ -242,4 +249,63 @@ fn a_whole_game_passes_level_157_clear_of_the_crash() {
     assert_eq!(game.end, playfield_ai::nes::GameEnd::LineCap, "{game:?}");
     assert!(game.level >= 157, "level {}", game.level);
     assert_eq!(game.crash_risk.frames, 0, "{}", game.crash_risk);
+}
+
+#[test]
+fn the_player_soft_drops_a_clear_out_of_the_crash() {
+    let Some(rom) = rom_for_tests() else { return };
+    let program = EngineData::from_rom(&rom).expect("the ROM's data").program;
+    let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
+    let mut ws = Workspace::new();
+    // Down held over the last rows of the fall adds push-down points in the frame that adds the
+    // clear's points: its work, and where the next NMI lands, change. The first position (levels
+    // from 150, a few line counts) where the player's Tetris crashes in some phase as it falls
+    // on its own, and the pilot keeps the Tetris by soft-dropping it.
+    let found = (150..=255u8)
+        .flat_map(|level| [[0x96, 0x15], [0x56, 0x16], [0x12, 0x17]].map(|l| (level, l)))
+        .find_map(|(level, lines)| {
+            let nes = tetris_ready(&program, level, lines);
+            let start = PieceState::from_nes(&nes, 0)?;
+            let situation = Situation::a_type(level, nes.line_count());
+            let plain = player.decide(&mut ws, &nes.board(), start, situation, None)?;
+            if crash_free(&nes, &plain.inputs) {
+                return None;
+            }
+            let mut pilot = Pilot::new(&GameConfig::a_type(19, 0), player.clone());
+            let mut game = nes.clone();
+            let (mut crashing, mut lock, mut soft_dropped) = (0, None, 0);
+            for _ in 0..200 {
+                let buttons = pilot.buttons(&game);
+                if lock.is_none() && buttons == Buttons::DOWN {
+                    soft_dropped += 1;
+                }
+                game.step(buttons);
+                crashing += u32::from(game.phase_counts().is_some_and(|c| c.crash > 0));
+                if lock.is_some() && game.controllable() {
+                    break;
+                }
+                if lock.is_none() && game.play_state() != PlayState::Active {
+                    let (x, y) = game.piece_position();
+                    lock = Some((x, y, game.last_piece().map(|p| p.orientation.id())));
+                }
+            }
+            (soft_dropped > 0).then_some((level, plain, crashing, lock, soft_dropped))
+        });
+    let (level, plain, crashing, lock, soft_dropped) =
+        found.expect("a position where the pilot soft-drops its Tetris clear of the crash");
+    let p = plain.placement;
+    assert_eq!(
+        crashing, 0,
+        "level {level}: the soft-dropped Tetris crashes in no phase"
+    );
+    assert_eq!(
+        lock,
+        Some((p.x, p.y, Some(p.orientation))),
+        "level {level}: the same Tetris"
+    );
+    eprintln!(
+        "level {level}: the Tetris at {:?} crashes in some phases as it falls; Down held over \
+         its last {soft_dropped} frames, in none",
+        (p.x, p.y, p.orientation)
+    );
 }

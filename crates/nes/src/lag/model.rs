@@ -164,6 +164,16 @@ pub(crate) enum Pending {
     },
 }
 
+/// How a staged clear is played ([`Nes::clear_outcome`](crate::Nes::clear_outcome)): what the
+/// player controls that changes the work of the frame that adds the points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClearPlay {
+    /// The preview hidden by Select (the next box's drawing is out of the frame's work).
+    pub preview_hidden: bool,
+    /// `holdDownPoints` at the lock: the rows soft-dropped (the frame adds them less one from 2).
+    pub push_down_points: u8,
+}
+
 /// What a staged clear does at the highest levels ([`Nes::clear_outcome`](crate::Nes::clear_outcome)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClearOutcome {
