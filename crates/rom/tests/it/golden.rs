@@ -34,10 +34,10 @@ const INTERVAL: u64 = 256;
 
 /// FNV-1a, 64 bits: a small, fixed hash whose value never depends on the Rust version.
 #[derive(Clone, Copy)]
-struct Fnv(u64);
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Fnv {
-    const START: Fnv = Fnv(0xcbf2_9ce4_8422_2325);
+    pub(crate) const START: Fnv = Fnv(0xcbf2_9ce4_8422_2325);
 
     fn bytes(&mut self, bytes: &[u8]) {
         for &b in bytes {
@@ -46,7 +46,7 @@ impl Fnv {
     }
 
     /// Folds in one frame's traced state (gameplay keys marked absent outside play).
-    fn frame(&mut self, trace: &TraceFrame) {
+    pub(crate) fn frame(&mut self, trace: &TraceFrame) {
         for value in trace.numbers() {
             match value {
                 Some(v) => {

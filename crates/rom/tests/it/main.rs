@@ -11,5 +11,6 @@ mod lag_model;
 mod menu_timing;
 mod movies;
 mod public_movies;
+mod rebirth;
 mod suite;
 mod trace;
