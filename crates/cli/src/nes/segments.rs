@@ -26,6 +26,9 @@ pub struct SegmentsArgs {
     /// The benchmark format the positions were made in (see `nes bench --format`).
     #[arg(long, value_name = "FORMAT", default_value = "betatetris", value_parser = parse_format)]
     format: Format,
+    /// The line cap the positions were made with instead of the format's, 1 to 100,000.
+    #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
+    linecap: Option<u32>,
     /// The saved positions (made by `nes tune --segments FILE --make-segments-only`).
     #[arg(long, value_name = "FILE.json")]
     segments: PathBuf,
@@ -64,7 +67,10 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
     if args.weights.len() < 2 {
         bail!("--weights: give at least two (the first is the reference)");
     }
-    let options: BenchOptions = args.format.options();
+    let mut options: BenchOptions = args.format.options();
+    if args.linecap.is_some() {
+        options.line_cap = args.linecap;
+    }
     options.validate()?;
     let input = options.input_model()?;
     let players: Vec<Player> = args
