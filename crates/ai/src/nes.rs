@@ -11,8 +11,10 @@
 //! - [`game`]: whole games from power-on through the menus, recorded frame by frame.
 //! - [`bench`]: a batch of games, its settings and its report.
 
+pub mod bands;
 pub mod bench;
 pub mod cmaes;
+pub mod compare;
 mod decide;
 pub mod eval;
 pub mod field;

@@ -19,6 +19,9 @@ const TOP_OUT_COST: f64 = 1e9;
 const SLOW_GRAVITY: u8 = 8;
 
 /// How a player rates placements.
+// A player holds one evaluator, made once per game: the score player's larger weights (terms
+// and bands) cost nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Evaluator {

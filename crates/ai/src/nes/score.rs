@@ -17,6 +17,7 @@ use playfield_nes::rules;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::bands::Bands;
 use super::field::{FULL_ROW, Field};
 use super::input::InputModel;
 use super::reach;
@@ -123,6 +124,16 @@ pub struct ScoreWeights {
     /// computed and decisions are as without the term; a file without it reads as 0.
     #[serde(default)]
     pub surface: f64,
+    /// At double speed, the height (rows, the highest of columns 1-9) up to which the player
+    /// keeps the tetris well instead of lining out: a vertical I still reaches the well over a
+    /// low stack (six rows at 30 Hz), and a tetris there is worth thirty singles per line. Above
+    /// it the decision lines out as at 0, where it always does; a file without it reads as 0.
+    #[serde(default)]
+    pub double_speed_well: f64,
+    /// Terms replaced from a level on or at double speed ([`super::bands`]); a file without
+    /// them plays by the terms above at every level.
+    #[serde(default, skip_serializing_if = "Bands::is_empty")]
+    pub bands: Bands,
 }
 
 impl ScoreWeights {
@@ -155,7 +166,8 @@ impl ScoreWeights {
     /// Parses weights from JSON text.
     ///
     /// # Errors
-    /// When the text is not a JSON object with exactly the terms, each a finite number.
+    /// When the text is not a JSON object with exactly the terms, each a finite number, and
+    /// optionally bands ([`super::bands`]) of known terms.
     pub fn parse(text: &str) -> Result<ScoreWeights, WeightsError> {
         let parse_error = |e: serde_json::Error| WeightsError::Parse {
             path: "<text>".to_owned(),
@@ -184,7 +196,7 @@ impl ScoreWeights {
             .collect()
     }
 
-    /// Weights from terms in [`TERM_NAMES`] order.
+    /// Weights from terms in [`TERM_NAMES`] order, without bands.
     #[must_use]
     pub fn from_terms(values: &[f64]) -> ScoreWeights {
         let map: serde_json::Map<String, serde_json::Value> = TERM_NAMES
@@ -200,7 +212,7 @@ impl ScoreWeights {
 pub const HOW_MADE: &str = "how_made";
 
 /// The names of [`ScoreWeights`]' terms, in order.
-pub const TERM_NAMES: [&str; 29] = [
+pub const TERM_NAMES: [&str; 30] = [
     "holes",
     "hole_rows",
     "bumpiness",
@@ -230,6 +242,7 @@ pub const TERM_NAMES: [&str; 29] = [
     "locked_well",
     "line_out_risk",
     "surface",
+    "double_speed_well",
 ];
 
 /// A weights file that cannot be used.
@@ -244,7 +257,7 @@ pub enum WeightsError {
         source: std::io::Error,
     },
     /// Not JSON, a term missing, an unknown term, or a value that is not a number.
-    #[error("bad weights in {path}: {message} (expected a JSON object with exactly the terms {terms})", terms = TERM_NAMES.join(", "))]
+    #[error("bad weights in {path}: {message} (expected a JSON object with exactly the terms {terms}, and optionally `bands`)", terms = TERM_NAMES.join(", "))]
     Parse {
         /// The file.
         path: String,
@@ -397,7 +410,7 @@ impl ScoreWeights {
                 } else {
                     1.0
                 };
-                if ctx.judged_gravity().double || ctx.line_out {
+                if self.lines_out_at_double_speed(ctx) || ctx.line_out {
                     factor *= self.double_speed_burn_factor;
                 }
                 reward += self.burn * factor * f64::from(cleared);
@@ -425,10 +438,25 @@ impl ScoreWeights {
         }
     }
 
-    /// Whether a decision on `field` in `ctx` lines out: not at double speed (which always
-    /// does), when [`ScoreWeights::drought_risk`] reaches `line_out_risk`.
+    /// Whether every board in `ctx` lines out for its double speed alone: at double speed,
+    /// unless the player keeps a well there ([`ScoreWeights::double_speed_well`]; then the
+    /// decision says, [`ScoreWeights::lines_out`]).
+    #[must_use]
+    pub fn lines_out_at_double_speed(&self, ctx: &Context) -> bool {
+        ctx.judged_gravity().double && self.double_speed_well <= 0.0
+    }
+
+    /// Whether a decision on `field` in `ctx` lines out: at double speed when the player keeps
+    /// a well there and the stack of columns 1-9 is higher than `double_speed_well` (at 0 the
+    /// boards line out anyway, [`ScoreWeights::lines_out_at_double_speed`]); before it, when
+    /// [`ScoreWeights::drought_risk`] reaches `line_out_risk`.
     #[must_use]
     pub fn lines_out(&self, field: &Field, ctx: &Context) -> bool {
+        if ctx.judged_gravity().double {
+            let heights = field.heights();
+            let highest = heights[..WELL].iter().copied().max().unwrap_or(0);
+            return self.double_speed_well > 0.0 && f64::from(highest) > self.double_speed_well;
+        }
         self.line_out_risk > 0.0
             && !ctx.judged_gravity().double
             && self.drought_risk(&field.heights(), ctx) >= self.line_out_risk
@@ -503,8 +531,9 @@ impl ScoreWeights {
         let mut hole_rows = 0u32;
         let gravity = ctx.judged_gravity();
         // At double speed an I can rarely be brought to the well in time: the player lines out,
-        // all ten columns alike, with no well to keep and no drought to fear.
-        let line_out = gravity.double || ctx.line_out;
+        // all ten columns alike, with no well to keep and no drought to fear (unless it keeps
+        // a well over a low stack, `double_speed_well`).
+        let line_out = self.lines_out_at_double_speed(ctx) || ctx.line_out;
         // Holes: empty cells below each column's top. The well's own empty cells are not
         // counted: a covered well costs what uncovering it does (below).
         let well_mask = if line_out { 0 } else { 1u16 << WELL };
@@ -1000,6 +1029,35 @@ mod tests {
         };
         assert_eq!(w.clear_reward(1, &lining_out, false), points_only(&ctx));
         assert!(w.clear_reward(1, &ctx, false) < points_only(&ctx));
+    }
+
+    #[test]
+    fn at_double_speed_a_well_is_kept_over_a_stack_no_higher_than_double_speed_well() {
+        let shipped = ScoreWeights::shipped();
+        let w = ScoreWeights {
+            double_speed_well: 6.0,
+            ..shipped.clone()
+        };
+        let double = benchmark_context(40, [0x30, 0x03]);
+        // Up to six rows the decision keeps the well, above it lines out.
+        assert!(!w.lines_out(&ready_rows(6), &double));
+        assert!(w.lines_out(&ready_rows(7), &double));
+        assert!(!shipped.lines_out(&ready_rows(4), &double));
+        // Kept, the well's terms count there and a burn costs; at 0 neither.
+        let presses = press_frames(&double.input);
+        let mut field = ready_rows(4);
+        field.rows[15] = 1 << WELL;
+        let heavy = with_heavier_well_terms(&w);
+        assert_ne!(
+            w.board_value(&field, &double, &presses),
+            heavy.board_value(&field, &double, &presses)
+        );
+        let shipped_heavy = with_heavier_well_terms(&shipped);
+        assert_eq!(
+            shipped.board_value(&field, &double, &presses),
+            shipped_heavy.board_value(&field, &double, &presses)
+        );
+        assert!(w.clear_reward(1, &double, false) < shipped.clear_reward(1, &double, false));
     }
 
     #[test]

@@ -329,6 +329,12 @@ fn ranking_order(a: &Rating, b: &Rating) -> std::cmp::Ordering {
         .then(a.index.cmp(&b.index))
 }
 
+/// The gravity of the piece a decision places: its band's weights are the decision's
+/// ([`ScoreWeights::at_level`]).
+fn situation_gravity(situation: &Situation) -> Gravity {
+    Gravity::with_double_speed(situation.level, situation.double_speed_level)
+}
+
 /// The score player's choice for the active piece; see the module comment.
 pub(crate) fn decide(
     player: &Player,
@@ -339,7 +345,8 @@ pub(crate) fn decide(
     situation: Situation,
     next: Option<Piece>,
 ) -> Option<Decision> {
-    let (placements, rated, ctx) = rate(player, w, ws, page, start, situation, next);
+    let banded = w.at_level(situation.level, situation_gravity(&situation));
+    let (placements, rated, ctx) = rate(player, &banded, ws, page, start, situation, next);
     let best = rated.iter().min_by(|a, b| ranking_order(a, b))?;
     let inputs = ws.second.inputs(&placements[best.index]);
     let placement = Placement::replayed(page, start, ctx.gravity(), &inputs)?;
@@ -368,6 +375,7 @@ pub(crate) fn rank(
     situation: Situation,
     next: Option<Piece>,
 ) -> Vec<Ranked> {
+    let w: &ScoreWeights = &w.at_level(situation.level, situation_gravity(&situation));
     let (placements, mut rated, ctx) = rate(player, w, ws, page, start, situation, next);
     rated.sort_by(ranking_order);
     let presses = press_frames(&player.input);

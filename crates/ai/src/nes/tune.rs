@@ -16,6 +16,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::bands::Band;
 use super::bench::BenchOptions;
 use super::cmaes::{SepCmaEs, exact, exact_vec};
 use super::game::{GameConfig, game_seed, play_game, split_mix};
@@ -65,6 +66,15 @@ pub struct Setup {
     /// Terms held at their start values.
     #[serde(default)]
     pub fixed: Vec<String>,
+    /// The band whose terms the run tunes ([`Band`]'s key), the base terms and the other bands
+    /// held at the start weights'; `None`: the base terms. `start` then holds the band's
+    /// weights at the start, and segments come from the band's first line only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<String>,
+    /// When a band is tuned: the start weights as a weights file's text (read back to the
+    /// same numbers), whose base terms and other bands the samples keep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 /// A segments objective's settings, as a checkpoint keeps them.
@@ -103,7 +113,8 @@ pub struct Generation {
     /// The step size after the update.
     #[serde(with = "exact")]
     pub sigma: f64,
-    /// The mean weights after the update, in [`super::score::TERM_NAMES`] order.
+    /// The mean weights after the update (the tuned band's, if one is), in
+    /// [`super::score::TERM_NAMES`] order.
     #[serde(with = "exact_vec")]
     pub mean: Vec<f64>,
 }
@@ -146,9 +157,51 @@ impl Checkpoint {
         }
     }
 
-    /// The weights at optimiser coordinates `x`.
+    /// The band the run tunes and the weights whose other terms it keeps, if it tunes one.
+    ///
+    /// # Errors
+    /// When the setup's band or base weights do not parse.
+    pub fn tuned_band(&self) -> Result<Option<(Band, ScoreWeights)>, String> {
+        match (&self.setup.band, &self.setup.base) {
+            (None, _) => Ok(None),
+            (Some(_), None) => Err("a band is tuned but the start weights are missing".into()),
+            (Some(band), Some(base)) => {
+                let band: Band = band.parse()?;
+                let base = ScoreWeights::parse(base).map_err(|e| e.to_string())?;
+                Ok(Some((band, base)))
+            }
+        }
+    }
+
+    /// The weights the samples play with at optimiser coordinates `x`: the tuned terms, or
+    /// when a band is tuned the start weights with that band's terms from `x`.
+    ///
+    /// # Panics
+    /// When the setup's band does not parse ([`Checkpoint::tuned_band`] checks it).
     #[must_use]
     pub fn weights_at(&self, x: &[f64]) -> ScoreWeights {
+        let tuned = self.tuned_terms_at(x);
+        match self.tuned_band().expect("the setup was checked") {
+            None => tuned,
+            Some((band, base)) => base.with_band(band, &tuned),
+        }
+    }
+
+    /// The weights the run started from (all bands).
+    ///
+    /// # Panics
+    /// When the setup's band does not parse ([`Checkpoint::tuned_band`] checks it).
+    #[must_use]
+    pub fn start_weights(&self) -> ScoreWeights {
+        match self.tuned_band().expect("the setup was checked") {
+            None => ScoreWeights::from_terms(&self.setup.start),
+            Some((_, base)) => base,
+        }
+    }
+
+    /// The tuned terms (the base's, or the band's) at optimiser coordinates `x`.
+    #[must_use]
+    pub fn tuned_terms_at(&self, x: &[f64]) -> ScoreWeights {
         let w: Vec<f64> = self
             .setup
             .start
@@ -181,11 +234,18 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The segments of generation `generation`: `per_band` positions drawn from each band.
-fn draw_segments(starts: &[Start], per_band: u32, seed: u64, generation: u32) -> Vec<usize> {
+/// The segments of generation `generation`: `per_band` positions drawn from each band (from
+/// the band starting at line `only` alone, if given).
+fn draw_segments(
+    starts: &[Start],
+    per_band: u32,
+    seed: u64,
+    generation: u32,
+    only: Option<u32>,
+) -> Vec<usize> {
     let mut rng = split_mix(seed ^ (u64::from(generation) << 32));
     let mut chosen = Vec::new();
-    for band in BANDS {
+    for band in BANDS.into_iter().filter(|b| only.is_none_or(|o| o == *b)) {
         let mut pool: Vec<usize> = (0..starts.len())
             .filter(|&i| starts[i].position.band == band)
             .collect();
@@ -214,6 +274,10 @@ pub fn run<E>(
     mut after: impl FnMut(&Checkpoint) -> Result<(), E>,
 ) -> Result<(), E> {
     let input = options.input_model().expect("the options were validated");
+    let only = checkpoint
+        .tuned_band()
+        .expect("the setup was checked")
+        .and_then(|(band, _)| band.first_line(options.level, options.double_speed_level));
     for _ in 0..generations {
         let generation = checkpoint.es.generation + 1;
         let samples = checkpoint.es.ask();
@@ -225,7 +289,7 @@ pub fn run<E>(
             .collect();
         players.push(Player::score_with(checkpoint.mean_weights(), input.clone()));
         players.push(Player::score_with(
-            ScoreWeights::from_terms(&checkpoint.setup.start),
+            checkpoint.start_weights(),
             input.clone(),
         ));
         let seed = checkpoint.setup.seed;
@@ -233,7 +297,7 @@ pub fn run<E>(
             Objective::Games { games } => (0..*games as usize).collect(),
             Objective::Segments {
                 starts, per_band, ..
-            } => draw_segments(starts, *per_band, seed, generation),
+            } => draw_segments(starts, *per_band, seed, generation, only),
         };
         let pairs: Vec<(usize, usize)> = (0..players.len())
             .flat_map(|p| tasks.iter().map(move |&t| (p, t)))
@@ -280,7 +344,7 @@ pub fn run<E>(
         let start_fitness = fitness[lambda + 1];
         checkpoint.es.tell(&samples, sample_fitness);
         let mean = checkpoint
-            .mean_weights()
+            .tuned_terms_at(&checkpoint.es.mean)
             .terms()
             .iter()
             .map(|t| t.1)
@@ -319,6 +383,8 @@ mod tests {
             games,
             segments: None,
             fixed: vec!["surface".into()],
+            band: None,
+            base: None,
         }
     }
 
@@ -344,6 +410,31 @@ mod tests {
         run(&options, &objective, &mut resumed, 1, |_| Ok::<(), ()>(())).unwrap();
         assert_eq!(resumed, straight);
         assert_ne!(straight.mean_weights(), ScoreWeights::shipped());
+    }
+
+    #[test]
+    fn a_band_run_varies_only_that_bands_terms() {
+        let base = ScoreWeights::shipped();
+        let mut s = setup(0);
+        s.band = Some("double_speed".into());
+        s.base = Some(serde_json::to_string(&base).unwrap());
+        let c = Checkpoint::new(s, 0.5, "test".into());
+        assert_eq!(c.start_weights(), base);
+        let w = c.weights_at(&[1.0; 30]);
+        // The base terms are the start's; the band's moved, but for the fixed one.
+        let without_bands = ScoreWeights {
+            bands: Default::default(),
+            ..w.clone()
+        };
+        assert_eq!(without_bands, base);
+        let band = w.band_weights(Band::DoubleSpeed);
+        assert_ne!(band.tetris, base.tetris);
+        assert_eq!(band.surface, base.surface);
+        assert_eq!(band, c.tuned_terms_at(&[1.0; 30]));
+        // A band that does not parse is an error, not a panic.
+        let mut bad = c.clone();
+        bad.setup.band = Some("fast".into());
+        assert!(bad.tuned_band().is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod bench;
 mod play;
 pub(crate) mod players;
 mod replay;
+mod segments;
 mod surface;
 mod tune;
 mod watch;
@@ -56,6 +57,13 @@ pub enum Command {
                       playfield nes bench --format betatetris --games 100 --weights tuned.json"
     )]
     Tune(tune::TuneArgs),
+    /// Compare weights files on the same saved positions: each plays a segment from every
+    /// position (of one band, or all), paired against the first, with 95 % intervals.
+    #[command(
+        after_help = "Examples:\n  playfield nes segments --segments positions.json --band 330 \
+                      --weights shipped --weights mine.json"
+    )]
+    Segments(segments::SegmentsArgs),
     /// Compute the surface table (how many pieces a surface of columns 1-9 takes without a
     /// hole, by value iteration) and say what it cost; the score player's `surface` term uses
     /// the default one, computed at first use.
@@ -80,6 +88,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Watch(args) => watch::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Segments(args) => segments::run(&args),
         Command::Surface(args) => surface::run(&args),
         Command::Replay(args) => replay::run(&args),
     }

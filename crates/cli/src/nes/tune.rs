@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_ai::nes::Player;
 use playfield_ai::nes::ScoreWeights;
+use playfield_ai::nes::bands::Band;
 use playfield_ai::nes::bench::{BenchOptions, Format};
 use playfield_ai::nes::score::HOW_MADE;
 use playfield_ai::nes::segments::{PositionFile, make_positions, replay_positions};
@@ -78,6 +79,11 @@ pub struct TuneArgs {
     /// about 10 s of one core at its first use in each process).
     #[arg(long, value_name = "TERMS", value_delimiter = ',')]
     fixed: Vec<String>,
+    /// Tune only this band's terms (a level, from which the band holds, or `double-speed`; see
+    /// crates/ai/weights/README.md): the start weights' base terms and other bands are kept,
+    /// and segments come from the band's first line only.
+    #[arg(long, value_name = "BAND", value_parser = parse_band)]
+    band: Option<Band>,
     /// Save the run's state here after every generation (atomically).
     #[arg(long, value_name = "FILE.json")]
     checkpoint: Option<PathBuf>,
@@ -89,6 +95,10 @@ pub struct TuneArgs {
     /// generation.
     #[arg(long, value_name = "FILE.json")]
     out: Option<PathBuf>,
+}
+
+fn parse_band(s: &str) -> Result<Band, String> {
+    s.parse()
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -170,6 +180,28 @@ fn segments_objective(
     })
 }
 
+/// Checks that a band's run has positions at the band's first line.
+fn check_band_positions(
+    band: Band,
+    objective: &Objective,
+    options: &BenchOptions,
+    path: &Path,
+) -> Result<()> {
+    let Some(first) = band.first_line(options.level, options.double_speed_level) else {
+        bail!("--band {band}: the format's games never reach it");
+    };
+    if let Objective::Segments { starts, .. } = objective
+        && !starts.iter().any(|s| s.position.band == first)
+    {
+        bail!(
+            "--band {band}: --segments {} holds no position at line {first}, where the band \
+             starts",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// Runs `nes tune`.
 pub fn run(args: &TuneArgs) -> Result<()> {
     let mut out = Out::new();
@@ -177,19 +209,35 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         Some(path) => resume(path)?,
         None => {
             let options = options_of(args.format, args.linecap)?;
-            let start = match &args.weights {
-                Some(path) => ScoreWeights::load(path)?,
-                None => ScoreWeights::shipped(),
+            // The weights as text: a band's run keeps it and reads it back to the same numbers.
+            let (start_text, start) = match &args.weights {
+                Some(path) => {
+                    let text = read_text(path, "--weights", FILE_LIMIT)?;
+                    let start = ScoreWeights::parse(&text)
+                        .with_context(|| format!("--weights {}", path.display()))?;
+                    (text, start)
+                }
+                None => {
+                    let text = serde_json::to_string(&ScoreWeights::shipped())?;
+                    let start = ScoreWeights::parse(&text)?;
+                    (text, start)
+                }
+            };
+            let tuned = match args.band {
+                Some(band) => start.band_weights(band),
+                None => start.clone(),
             };
             let mut setup = Setup {
                 format: args.format.name().to_owned(),
                 linecap: args.linecap,
                 population: args.population,
                 seed: args.seed,
-                start: start.terms().iter().map(|t| t.1).collect(),
+                start: tuned.terms().iter().map(|t| t.1).collect(),
                 games: args.games,
                 segments: None,
                 fixed: args.fixed.clone(),
+                band: args.band.map(|b| b.to_string()),
+                base: args.band.map(|_| start_text),
             };
             if let Some(bad) = args
                 .fixed
@@ -217,6 +265,9 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                         loss_per_line: args.topout_loss_per_line,
                     };
                     let objective = segments_objective(&text, path, &options, &s)?;
+                    if let Some(band) = args.band {
+                        check_band_positions(band, &objective, &options, path)?;
+                    }
                     setup.games = 0;
                     setup.segments = Some(s);
                     objective
@@ -300,6 +351,9 @@ fn resume(path: &Path) -> Result<(Checkpoint, BenchOptions, Objective)> {
         .parse()
         .with_context(|| format!("--resume {}", path.display()))?;
     let options = options_of(format, checkpoint.setup.linecap)?;
+    if let Err(e) = checkpoint.tuned_band() {
+        bail!("--resume {}: {e}", path.display());
+    }
     if checkpoint.setup.start.len() != tune_terms() {
         bail!(
             "--resume {}: {} start terms, this build has {}",
@@ -350,6 +404,7 @@ fn weights_file(c: &Checkpoint) -> Result<String> {
         "games_per_generation": c.setup.games,
         "segments": c.setup.segments,
         "fixed": c.setup.fixed,
+        "band": c.setup.band,
         "last_generation": last,
         "note": "fitness figures are on each generation's games only; judge the weights with \
                  `playfield nes bench` on paired seeds",

@@ -451,6 +451,117 @@ fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
 }
 
 #[test]
+fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
+    let dir = std::env::temp_dir().join(format!("playfield-bands-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let run = |args: &[&str]| {
+        let out = playfield(args, "1");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    // One generation tuning level 19's band (never reached in a one-line game: the base terms
+    // must come out as they went in).
+    let tuned = path("band.json");
+    run(&[
+        "nes",
+        "tune",
+        "--format",
+        "rom",
+        "--linecap",
+        "1",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "--games",
+        "1",
+        "--fixed",
+        "surface",
+        "--band",
+        "19",
+        "--out",
+        &tuned,
+    ]);
+    let mut written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tuned).unwrap()).unwrap();
+    assert_eq!(written["how_made"]["band"], "19");
+    let band = written["bands"]["19"].as_object().unwrap().clone();
+    assert!(
+        !band.is_empty() && !band.contains_key("surface"),
+        "{band:?}"
+    );
+    let shipped: serde_json::Value =
+        serde_json::from_str(include_str!("../../../ai/weights/score.json")).unwrap();
+    let object = written.as_object_mut().unwrap();
+    object.remove("bands");
+    object.remove("how_made");
+    assert_eq!(written, shipped);
+    // A band the positions do not reach is refused, naming it.
+    let positions = path("positions.json");
+    run(&[
+        "nes",
+        "tune",
+        "--format",
+        "betatetris",
+        "--linecap",
+        "6",
+        "--segments",
+        &positions,
+        "--segment-games",
+        "2",
+        "--make-segments-only",
+    ]);
+    let out = playfield(
+        &[
+            "nes",
+            "tune",
+            "--format",
+            "betatetris",
+            "--linecap",
+            "6",
+            "--segments",
+            &positions,
+            "--band",
+            "29",
+            "--generations",
+            "1",
+        ],
+        "1",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--band 29") && err.contains("230"), "{err}");
+    // The same weights twice: a paired difference of exactly 0.
+    let out = run(&[
+        "nes",
+        "segments",
+        "--format",
+        "betatetris",
+        "--linecap",
+        "6",
+        "--segments",
+        &positions,
+        "--lines",
+        "3",
+        "--weights",
+        "shipped",
+        "--weights",
+        &tuned,
+        "--json",
+    ]);
+    let lines = json_objects(out);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
+    assert_eq!(lines[1]["points"]["n"], 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn every_menu_wait_plays_each_distinct_game_once() {
     // Stopped on the level menu: only the games' seeds matter here.
     let out = playfield(

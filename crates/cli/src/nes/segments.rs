@@ -1,0 +1,133 @@
+//! `playfield nes segments`: several weights files play segments from the same saved positions
+//! (a band's, or all), and each is compared with the first, position by position.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use playfield_ai::nes::bench::{BenchOptions, Format};
+use playfield_ai::nes::compare::{Comparison, MeanInterval, compare, play_all};
+use playfield_ai::nes::segments::{PositionFile, replay_positions};
+use playfield_ai::nes::{Player, ScoreWeights};
+
+use crate::checks::int;
+use crate::files::read_text;
+use crate::output::Out;
+
+/// Largest position file read (bytes).
+const FILE_LIMIT: u64 = 1 << 30;
+
+/// The name that stands for the shipped weights among --weights.
+const SHIPPED: &str = "shipped";
+
+/// Arguments of `nes segments`.
+#[derive(Debug, Args)]
+pub struct SegmentsArgs {
+    /// The benchmark format the positions were made in (see `nes bench --format`).
+    #[arg(long, value_name = "FORMAT", default_value = "betatetris", value_parser = parse_format)]
+    format: Format,
+    /// The line cap the positions were made with instead of the format's, 1 to 100,000.
+    #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
+    linecap: Option<u32>,
+    /// The saved positions (made by `nes tune --segments FILE --make-segments-only`).
+    #[arg(long, value_name = "FILE.json")]
+    segments: PathBuf,
+    /// Only the positions cut at this band's first line (0, 130, 230 or 330 in the BetaTetris
+    /// format); default: all.
+    #[arg(long, value_name = "LINES")]
+    band: Option<u32>,
+    /// Lines each segment plays (or to the format's line cap), 1 to 100,000.
+    #[arg(long, value_name = "K", default_value_t = 1000, value_parser = int(1u32, 100_000))]
+    lines: u32,
+    /// A weights file to compare, or `shipped`; give it twice or more: the first is the
+    /// reference the others are paired against.
+    #[arg(long, value_name = "FILE.json", required = true, num_args = 1)]
+    weights: Vec<String>,
+    /// One JSON object per weights file instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+        .map_err(|e: playfield_ai::nes::bench::BenchError| e.to_string())
+}
+
+/// A mean with its interval, as text.
+fn text(m: &MeanInterval, signed: bool) -> String {
+    if signed {
+        format!("{:+.1} ± {:.1}", m.mean, m.half_width)
+    } else {
+        format!("{:.1} ± {:.1}", m.mean, m.half_width)
+    }
+}
+
+/// Runs `nes segments`.
+pub fn run(args: &SegmentsArgs) -> Result<()> {
+    if args.weights.len() < 2 {
+        bail!("--weights: give at least two (the first is the reference)");
+    }
+    let mut options: BenchOptions = args.format.options();
+    if args.linecap.is_some() {
+        options.line_cap = args.linecap;
+    }
+    options.validate()?;
+    let input = options.input_model()?;
+    let players: Vec<Player> = args
+        .weights
+        .iter()
+        .map(|w| {
+            let weights = if w == SHIPPED {
+                ScoreWeights::shipped()
+            } else {
+                ScoreWeights::load(std::path::Path::new(w))?
+            };
+            Ok(Player::score_with(weights, input.clone()))
+        })
+        .collect::<Result<_>>()?;
+    let path = &args.segments;
+    let text_of_file = read_text(path, "--segments", FILE_LIMIT)?;
+    let mut file = PositionFile::parse(&text_of_file, &options)
+        .with_context(|| format!("--segments {}", path.display()))?;
+    if let Some(band) = args.band {
+        file.positions.retain(|p| p.band == band);
+    }
+    if file.positions.is_empty() {
+        bail!(
+            "--segments {}: no position{}",
+            path.display(),
+            args.band
+                .map(|b| format!(" at band {b}"))
+                .unwrap_or_default()
+        );
+    }
+    let starts = replay_positions(&file, &options)
+        .with_context(|| format!("--segments {}", path.display()))?;
+    // One worker per core (RAYON_NUM_THREADS sets another count); results do not depend on it.
+    let scores = play_all(&starts, &options, args.lines, &players);
+    let mut out = Out::new();
+    for (w, s) in args.weights.iter().zip(&scores) {
+        let c: Comparison = compare(s, &scores[0]);
+        if args.json {
+            let mut value = serde_json::to_value(&c)?;
+            if let Some(map) = value.as_object_mut() {
+                map.insert("weights".into(), serde_json::json!(w));
+            }
+            out.line(serde_json::to_string(&value)?)?;
+        } else {
+            out.line(format!(
+                "{w}: {} segments, points {}, lines {}, topped out {:.0} %; against {}: \
+                 points {}, lines {}",
+                c.points.n,
+                text(&c.points, false),
+                text(&c.lines, false),
+                100.0 * c.topped_out,
+                args.weights[0],
+                text(&c.points_difference, true),
+                text(&c.lines_difference, true),
+            ))?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
