@@ -879,6 +879,9 @@ fn clear_of_crashes(
 /// `d` played another way that crashes in no phase and leaves the same board when the next
 /// piece comes (`plain`: how its own inputs run): the preview hidden for the frame that adds
 /// the points, then soft drop over the last rows of the fall, plain and with the preview hidden.
+/// Partial: the boards are compared once the next piece comes, so where `d`'s own frames freeze
+/// (no next piece, no board) no soft drop is taken; comparing where the piece locks would let
+/// one rescue such a placement.
 fn clear_variant(nes: &Nes, d: &Decision, plain: &LockRun) -> Option<(Decision, Vec<Buttons>)> {
     if let Some(after) = hidden_preview_clear(nes, &d.inputs) {
         return Some((d.clone(), after));
