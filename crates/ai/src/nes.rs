@@ -34,8 +34,8 @@ pub mod tune;
 
 pub use eval::{Features, Weights};
 pub use game::{
-    CrashRisk, GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot, crash_free,
-    game_seed, play_game, play_game_with_rom,
+    Console, CrashRisk, GameConfig, GameConfigError, GameEnd, GameResult, Mismatch, Pilot,
+    crash_free, game_seed, play_game, play_game_beside, play_game_with_rom,
 };
 pub use input::{InputModel, InputModelError};
 pub use player::{Decision, Evaluator, Player, Ranked, Situation, Workspace};

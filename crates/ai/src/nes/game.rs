@@ -2,8 +2,8 @@
 //! only (nothing is written into game memory).
 
 use playfield_nes::{
-    Buttons, ClearPlay, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL, MenuDriver,
-    Nes, PhaseChoice, PlayState, Unsupported,
+    Buttons, ClearPlay, CpuPhase, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL,
+    MenuDriver, Nes, PhaseChoice, PhaseCounts, PlayState, Unsupported,
 };
 use serde::Serialize;
 use thiserror::Error;
@@ -244,14 +244,20 @@ impl CrashRisk {
     /// Counts the frame `nes` just stepped if it crashes in some phases but not all (a frame
     /// that crashes in every phase ends the game: [`Nes::crash`]).
     pub fn observe(&mut self, nes: &Nes) {
-        let Some(counts) = nes.phase_counts() else {
+        self.observe_counts(nes.frame(), nes.phase_counts());
+    }
+
+    /// Counts `frame` by how its next NMI lands in every phase, when the frame was evaluated
+    /// (for a game whose engine was told its console's phase, from a copy that was not).
+    pub fn observe_counts(&mut self, frame: u64, counts: Option<PhaseCounts>) {
+        let Some(counts) = counts else {
             return;
         };
         self.phases = counts.phases;
         if counts.crash > 0 && counts.crash < counts.phases {
             self.frames += 1;
             self.most_phases = self.most_phases.max(counts.crash);
-            self.first_frame.get_or_insert(nes.frame());
+            self.first_frame.get_or_insert(frame);
         }
     }
 
@@ -490,9 +496,44 @@ pub fn start_game_from(
     started.then_some((nes, input))
 }
 
+/// A console run beside the engine as a game is played, frame by frame: the ROM in tetanes in
+/// lockstep. It runs each frame first and tells the engine the CPU phase it had, so that where
+/// the outcome depends on the phase (a lag frame's length, a crash) the game goes on as on that
+/// console, and its movie replays there; then it checks the engine's frame against its own.
+pub trait Console {
+    /// Runs the frame's `buttons`; `nes` is the engine before the frame. Returns the CPU phase
+    /// the console had, where the engine's lag model can use it (`None` elsewhere).
+    ///
+    /// # Errors
+    /// Why the game cannot go on (the console failed); the game stops with it.
+    fn run(&mut self, buttons: Buttons, nes: &Nes) -> Result<Option<CpuPhase>, String>;
+
+    /// Checks `nes`, which has just run the same frame, against the console.
+    ///
+    /// # Errors
+    /// The first difference; the game stops with it.
+    fn check(&mut self, nes: &Nes) -> Result<(), String>;
+}
+
+/// A [`Console`] that runs nothing and calls `observe(buttons, &nes)` after every frame.
+struct Observer<F> {
+    observe: F,
+    buttons: Buttons,
+}
+
+impl<F: FnMut(Buttons, &Nes) -> Result<(), String>> Console for Observer<F> {
+    fn run(&mut self, buttons: Buttons, _: &Nes) -> Result<Option<CpuPhase>, String> {
+        self.buttons = buttons;
+        Ok(None)
+    }
+
+    fn check(&mut self, nes: &Nes) -> Result<(), String> {
+        (self.observe)(self.buttons, nes)
+    }
+}
+
 /// Plays one game with `player`, calling `observe(buttons, &nes)` after every frame; an `Err`
-/// from it stops the game (used to run the ROM in lockstep). Lag frames and crashes are not
-/// modelled: see [`play_game_with_rom`].
+/// from it stops the game. Lag frames and crashes are not modelled: see [`play_game_with_rom`].
 pub fn play_game(
     config: &GameConfig,
     player: &Player,
@@ -509,13 +550,28 @@ pub fn play_game_with_rom(
     program: Option<std::sync::Arc<playfield_nes::ProgramData>>,
     observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
 ) -> GameResult {
+    let console = Observer {
+        observe,
+        buttons: Buttons::NONE,
+    };
+    play_game_beside(config, player, program, console)
+}
+
+/// [`play_game_with_rom`] with a [`Console`] run beside the engine, whose CPU phase the engine
+/// follows.
+pub fn play_game_beside(
+    config: &GameConfig,
+    player: &Player,
+    program: Option<std::sync::Arc<playfield_nes::ProgramData>>,
+    console: impl Console,
+) -> GameResult {
     let mut nes = Nes::power_on();
     nes.set_program_data(program);
     nes.set_modifiers(playfield_nes::Modifiers {
         double_speed_level: config.double_speed_level,
         ..playfield_nes::Modifiers::default()
     });
-    continue_game(nes, Vec::new(), config, player, observe)
+    continue_game_beside(nes, Vec::new(), config, player, console)
 }
 
 /// [`play_game`] from a state of one of `config`'s games, whose frames so far are `input`: the
@@ -525,11 +581,26 @@ pub fn play_game_with_rom(
 /// [`super::segments`] are cut there). The result's clears, curve and decisions count from
 /// the state on.
 pub fn continue_game(
+    nes: Nes,
+    input: Vec<Buttons>,
+    config: &GameConfig,
+    player: &Player,
+    observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+) -> GameResult {
+    let console = Observer {
+        observe,
+        buttons: Buttons::NONE,
+    };
+    continue_game_beside(nes, input, config, player, console)
+}
+
+/// [`continue_game`] with a [`Console`] run beside the engine.
+fn continue_game_beside(
     mut nes: Nes,
     mut input: Vec<Buttons>,
     config: &GameConfig,
     player: &Player,
-    mut observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+    mut console: impl Console,
 ) -> GameResult {
     // A frame that crashes on some consoles is a risk, counted; the game goes on as on the
     // consoles where it survives (what most of them do), and ends only where every one crashes.
@@ -569,16 +640,39 @@ pub fn continue_game(
                 },
             )
         };
+        let phase = match console.run(buttons, &nes) {
+            Ok(phase) => phase,
+            Err(why) => break GameEnd::Stopped(why),
+        };
+        // Told the console's phase, the engine evaluates no other: a copy left untold counts
+        // the phases in which the frame crashes.
+        let counts = match phase {
+            Some(_) if nes.lag_modelled() && nes.level() >= LAG_FROM_LEVEL => {
+                let mut untold = nes.clone();
+                untold.set_cpu_phase(None);
+                untold.step(buttons);
+                untold.phase_counts()
+            }
+            _ => None,
+        };
+        nes.set_cpu_phase(phase);
         let events = nes.step(buttons);
+        // A phase told for a frame that did not use it (no heavy frame) must not reach the
+        // player's copies, which look at every phase.
+        nes.set_cpu_phase(None);
         input.push(buttons);
         prev = buttons;
-        if let Err(why) = observe(buttons, &nes) {
+        if let Err(why) = console.check(&nes) {
             break GameEnd::Stopped(why);
         }
         if let Some(why) = nes.unsupported() {
             break GameEnd::Unsupported(why);
         }
-        crash_risk.observe(&nes);
+        if phase.is_some() {
+            crash_risk.observe_counts(nes.frame(), counts);
+        } else {
+            crash_risk.observe(&nes);
+        }
         if let Some(crash) = nes.crash() {
             break GameEnd::Crash(crash);
         }
@@ -876,12 +970,11 @@ fn clear_of_crashes(
     (best, Vec::new())
 }
 
-/// `d` played another way that crashes in no phase and leaves the same board when the next
-/// piece comes (`plain`: how its own inputs run): the preview hidden for the frame that adds
-/// the points, then soft drop over the last rows of the fall, plain and with the preview hidden.
-/// Partial: the boards are compared once the next piece comes, so where `d`'s own frames freeze
-/// (no next piece, no board) no soft drop is taken; comparing where the piece locks would let
-/// one rescue such a placement.
+/// `d` played another way that crashes in no phase and locks the piece where `d` does (`plain`:
+/// how its own inputs run): the preview hidden for the frame that adds the points, then soft
+/// drop over the last rows of the fall, plain and with the preview hidden. The lock, not the
+/// board after the clear, is compared, so a placement whose own frames freeze (no next piece
+/// comes) can be rescued by a soft drop too.
 fn clear_variant(nes: &Nes, d: &Decision, plain: &LockRun) -> Option<(Decision, Vec<Buttons>)> {
     if let Some(after) = hidden_preview_clear(nes, &d.inputs) {
         return Some((d.clone(), after));
@@ -890,7 +983,7 @@ fn clear_variant(nes: &Nes, d: &Decision, plain: &LockRun) -> Option<(Decision, 
         let Some(run) = run_after_lock(nes, &inputs, &[]) else {
             continue;
         };
-        if run.board != plain.board {
+        if run.locked.is_none() || run.locked != plain.locked {
             continue;
         }
         let soft_dropped = Decision {
@@ -957,8 +1050,9 @@ struct LockRun {
     heavy: Option<usize>,
     /// When the next piece came under control the preview was shown or hidden as before.
     preview_as_before: bool,
-    /// The board when the next piece came under control (`None` where none came).
-    board: Option<playfield_nes::Board>,
+    /// Where the piece locked (`tetriminoX`, `tetriminoY`, `currentPiece`), `None` where it did
+    /// not within the run.
+    locked: Option<(u8, u8, u8)>,
 }
 
 /// Plays `inputs` from `nes`, then `after` from the frame after the lock, then nothing until
@@ -968,10 +1062,12 @@ struct LockRun {
 fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<LockRun> {
     let mut n = nes.clone();
     n.set_phase_choice(PhaseChoice::Surviving);
+    n.set_cpu_phase(None);
     let preview = n.preview_shown();
     let mut crash_free = true;
     let mut heavy = None;
     let mut lock: Option<usize> = None;
+    let mut locked = None;
     let mut after = after.iter().copied();
     for i in 0..inputs.len() + CRASH_CHECK_FRAMES as usize {
         let buttons = match (inputs.get(i), lock) {
@@ -995,11 +1091,12 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
                 crash_free,
                 heavy,
                 preview_as_before: n.preview_shown() == preview,
-                board: Some(n.board()),
+                locked,
             });
         }
         if lock.is_none() && n.play_state() != PlayState::Active {
             lock = Some(i);
+            locked = n.last_piece().map(|p| (p.x, p.y, p.orientation.id()));
         }
     }
     // The game crashed in every phase, or no next piece came: the game froze (the score loop's
@@ -1008,7 +1105,7 @@ fn run_after_lock(nes: &Nes, inputs: &[Buttons], after: &[Buttons]) -> Option<Lo
         crash_free: false,
         heavy,
         preview_as_before: false,
-        board: None,
+        locked,
     })
 }
 

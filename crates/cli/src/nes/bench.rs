@@ -11,9 +11,11 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
-use playfield_ai::nes::{GameConfig, GameResult, InputModel, Player, play_game_with_rom};
-use playfield_nes::ProgramData;
+use playfield_ai::nes::{
+    Console, GameConfig, GameResult, InputModel, Player, play_game_beside, play_game_with_rom,
+};
 use playfield_nes::fm2::{InputLine, Movie};
+use playfield_nes::{Buttons, CpuPhase, LAG_FROM_LEVEL, Nes, ProgramData};
 use playfield_report::batch::Batch;
 use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
@@ -125,7 +127,10 @@ pub struct BenchArgs {
     /// modelled.
     #[arg(long, value_name = "PATH", env = "PLAYFIELD_ROM")]
     rom: Option<PathBuf>,
-    /// Run the real ROM (--rom) in lockstep and compare its RAM with the engine every frame.
+    /// Run the real ROM (--rom) in tetanes in lockstep and compare its RAM with the engine every
+    /// frame. Where a frame's outcome depends on the console's CPU phase (the lag and crashes
+    /// from level 100), the engine follows the phase tetanes has, so the game (and its movie,
+    /// --record) is the one the ROM plays in tetanes; the crash risk still counts every phase.
     #[arg(long, requires = "rom")]
     lockstep: bool,
     /// Write an SVG chart: for several games the distribution of scores with the mean and its
@@ -310,15 +315,29 @@ fn play_one(
     let Some(rom) = lockstep_rom else {
         return play_game_with_rom(game, player, program.cloned(), |_, _| Ok(()));
     };
-    let mut lockstep = match Lockstep::new(rom) {
+    let lockstep = match Lockstep::new(rom) {
         Ok(l) => l,
         Err(e) => return GameResult::stopped(format!("the ROM does not start: {e}")),
     };
-    play_game_with_rom(game, player, program.cloned(), |buttons, nes| {
-        lockstep
-            .step_line(&InputLine::new(buttons), nes)
-            .map_err(|e| e.to_string())
-    })
+    play_game_beside(game, player, program.cloned(), RomBeside(lockstep))
+}
+
+/// The ROM in tetanes beside the engine: it runs each frame first and the engine follows its CPU
+/// phase, so the game is the one the ROM plays, movie included.
+struct RomBeside(Lockstep);
+
+impl Console for RomBeside {
+    fn run(&mut self, buttons: Buttons, nes: &Nes) -> Result<Option<CpuPhase>, String> {
+        // The phase matters only where the lag model runs the frame's work cycle by cycle.
+        let wanted = nes.lag_modelled() && nes.level() >= LAG_FROM_LEVEL;
+        self.0
+            .run_line(&InputLine::new(buttons), wanted)
+            .map_err(|e| format!("lockstep: {e}"))
+    }
+
+    fn check(&mut self, nes: &Nes) -> Result<(), String> {
+        self.0.check(nes).map_err(|e| e.to_string())
+    }
 }
 
 /// Runs `nes bench`.

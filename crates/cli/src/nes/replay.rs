@@ -47,8 +47,9 @@ pub struct ReplayArgs {
     double_speed_level: Option<u8>,
     /// Run the ROM (--rom) in tetanes beside the engine and follow the CPU phase tetanes has
     /// where the phase decides whether a frame lags or crashes: the game goes on as it does on
-    /// the ROM in tetanes; every traced variable is compared at every frame.
-    #[arg(long, conflicts_with_all = ["repeat", "watch", "double_speed_level"])]
+    /// the ROM in tetanes; every traced variable is compared at every frame. With --watch the
+    /// view follows tetanes' phase the same way (no comparison, no outlined placements).
+    #[arg(long, conflicts_with_all = ["repeat", "double_speed_level"])]
     follow_rom: bool,
     /// Watch the movie in the terminal (same keys as `nes watch`) instead of printing the result.
     #[arg(long, conflicts_with_all = ["trace", "repeat", "frames"])]
@@ -99,14 +100,22 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
         );
     }
     let (demo, program) = super::rom_data(args.rom.as_ref())?;
-    if args.watch {
-        return watch(args, movie.lines, demo, program);
-    }
-    if args.follow_rom {
+    let rom = if args.follow_rom {
         let Some(path) = &args.rom else {
             bail!("--follow-rom runs the ROM: give it with --rom or $PLAYFIELD_ROM");
         };
-        let rom = super::load_rom(path)?;
+        Some(super::load_rom(path)?)
+    } else {
+        None
+    };
+    if args.watch {
+        let phases = rom
+            .as_ref()
+            .map(|rom| RomPhases::new(rom).context("--follow-rom"))
+            .transpose()?;
+        return watch(args, movie.lines, demo, program, phases);
+    }
+    if let Some(rom) = rom {
         return follow_rom(args, &movie, &rom, demo, program, trace);
     }
 
@@ -261,6 +270,7 @@ fn watch(
     input: Vec<InputLine>,
     demo: Option<Arc<DemoData>>,
     program: Option<Arc<ProgramData>>,
+    rom: Option<RomPhases>,
 ) -> Result<()> {
     let mut nes = Nes::power_on();
     nes.set_demo_data(demo);
@@ -270,12 +280,19 @@ fn watch(
         || args.movie.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut player = crate::tui::MoviePlayer::with_targets(input, &nes);
+    let mut player = match rom {
+        Some(rom) => crate::tui::MoviePlayer::following_rom(input, rom),
+        None => crate::tui::MoviePlayer::with_targets(input, &nes),
+    };
     crate::tui::watch(
         &mut nes,
         &mut player,
         &crate::tui::WatchOptions {
-            title: format!("movie {name}"),
+            title: if args.follow_rom {
+                format!("movie {name}, in tetanes' CPU phase")
+            } else {
+                format!("movie {name}")
+            },
             speed: args.speed,
         },
     )

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, bail};
 use playfield_nes::fm2::InputLine;
 use playfield_nes::tables::{ORIENTATION_HIDDEN, ORIENTATIONS};
-use playfield_nes::{Buttons, DemoData, Events, GameMode, Nes, PlayState, RenderMode};
+use playfield_nes::{Buttons, CpuPhase, DemoData, Events, GameMode, Nes, PlayState, RenderMode};
+use playfield_rom::RomPhases;
 use ratatui::crossterm::event::{
     self, Event, KeyCode, KeyEventKind, KeyboardEnhancementFlags, ModifierKeyCode,
     PushKeyboardEnhancementFlags,
@@ -32,18 +33,26 @@ pub trait FramePlayer {
     fn switch_player(&mut self) -> Option<String> {
         None
     }
+    /// The CPU phase the console had in the frame of the line just given, for a player that runs
+    /// the ROM beside the engine (the engine follows it where a frame's lag or crash depends on
+    /// it); `None` otherwise.
+    fn cpu_phase(&self) -> Option<CpuPhase> {
+        None
+    }
 }
 
 /// Plays a fixed list of input lines (a movie, or a player's precomputed game). Because the whole
 /// input is known, it also knows where each piece will lock: [`MoviePlayer::with_targets`] plays
 /// the input once headless and records every lock, so the view can outline the placement before
 /// the piece gets there (for the AI, the placement it chose).
-#[derive(Debug)]
 pub struct MoviePlayer {
     lines: Vec<InputLine>,
     at: usize,
     /// (frame at which the piece is no longer under control, its four cells), in frame order.
     locks: Vec<(u64, [(i16, i16); 4])>,
+    /// The ROM in tetanes, run a frame ahead, whose CPU phase the engine follows; and the phase
+    /// of the line last given.
+    rom: Option<(RomPhases, Option<CpuPhase>)>,
 }
 
 impl MoviePlayer {
@@ -67,6 +76,21 @@ impl MoviePlayer {
             lines,
             at: 0,
             locks,
+            rom: None,
+        }
+    }
+
+    /// A player for `lines` that runs the ROM in tetanes a frame ahead of the engine and gives
+    /// it the CPU phase tetanes has ([`FramePlayer::cpu_phase`]), so the game goes on as on the
+    /// ROM in tetanes where a frame's lag or crash depends on the phase. It outlines no
+    /// placement: that would need the whole movie run on the ROM before the first frame.
+    #[must_use]
+    pub fn following_rom(lines: Vec<InputLine>, rom: RomPhases) -> Self {
+        MoviePlayer {
+            lines,
+            at: 0,
+            locks: Vec::new(),
+            rom: Some((rom, None)),
         }
     }
 }
@@ -96,9 +120,26 @@ fn last_piece_cells(nes: &Nes) -> [(i16, i16); 4] {
 
 impl FramePlayer for MoviePlayer {
     fn next_line(&mut self, _nes: &Nes) -> Option<InputLine> {
-        let line = self.lines.get(self.at).copied();
+        let line = self.lines.get(self.at).copied()?;
+        if let Some((rom, phase)) = &mut self.rom {
+            // A frame's phase needs the next frame's NMI: the ROM runs a line ahead.
+            while rom.ahead() < 2 {
+                let next = self
+                    .lines
+                    .get(self.at + rom.ahead())
+                    .copied()
+                    .unwrap_or(InputLine::new(Buttons::NONE));
+                // tetanes failing (not the ROM crashing, which it reports) ends the movie.
+                rom.push(&next).ok()?;
+            }
+            *phase = rom.take()?.phase;
+        }
         self.at += 1;
-        line
+        Some(line)
+    }
+
+    fn cpu_phase(&self) -> Option<CpuPhase> {
+        self.rom.as_ref().and_then(|(_, phase)| *phase)
     }
 
     fn target(&self, nes: &Nes) -> Option<[(i16, i16); 4]> {
@@ -225,6 +266,7 @@ pub fn watch(nes: &mut Nes, player: &mut dyn FramePlayer, options: &WatchOptions
                     finished = Some("end of input".to_owned());
                     break;
                 };
+                nes.set_cpu_phase(player.cpu_phase());
                 let events = nes.step_line(&line);
                 if events.has(Events::TOP_OUT) {
                     top_outs += 1;
@@ -445,6 +487,52 @@ mod tests {
         let mut p = MoviePlayer::with_targets(vec![InputLine::new(Buttons::START)], &nes);
         assert_eq!(p.next_line(&nes).map(|l| l.buttons), Some(Buttons::START));
         assert!(p.next_line(&nes).is_none());
+    }
+
+    #[test]
+    fn a_movie_followed_on_the_rom_gives_the_roms_phase_each_frame() {
+        let Some(rom) = playfield_rom::rom_for_tests() else {
+            return;
+        };
+        let config = playfield_testkit::autoplay::AutoplayConfig {
+            setup: playfield_nes::GameSetup::a_type(5),
+            max_frames: 2_000,
+            ..Default::default()
+        };
+        let lines: Vec<InputLine> = playfield_testkit::autoplay::autoplay_movie(&config)
+            .into_iter()
+            .map(InputLine::new)
+            .collect();
+        // The phases as `nes replay --follow-rom` reads them: the whole movie run first.
+        let mut reference = RomPhases::new(&rom).expect("the ROM starts");
+        let mut expected = Vec::new();
+        for i in 0..lines.len() {
+            while reference.ahead() < 2 {
+                let next = lines.get(i + reference.ahead()).copied();
+                reference
+                    .push(&next.unwrap_or(InputLine::new(Buttons::NONE)))
+                    .expect("tetanes runs");
+            }
+            expected.push(reference.take().expect("a line run").phase);
+        }
+        let rom_phases = RomPhases::new(&rom).expect("the ROM starts");
+        let mut player = MoviePlayer::following_rom(lines.clone(), rom_phases);
+        let mut nes = Nes::power_on();
+        let mut given = 0;
+        while let Some(line) = player.next_line(&nes) {
+            assert_eq!(line, lines[given]);
+            assert_eq!(player.cpu_phase(), expected[given], "line {given}");
+            nes.set_cpu_phase(player.cpu_phase());
+            nes.step_line(&line);
+            given += 1;
+        }
+        assert_eq!(given, lines.len(), "every line given");
+        let told = expected.iter().filter(|p| p.is_some()).count();
+        assert!(
+            told > lines.len() / 2,
+            "{told} of {} lines with a phase",
+            lines.len()
+        );
     }
 
     #[test]

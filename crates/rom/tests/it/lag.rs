@@ -553,6 +553,62 @@ fn past_2550_lines_and_the_wrap_past_level_255_as_on_the_rom() {
     assert!(wrapped >= 3, "{wrapped} cases wrap");
 }
 
+/// `Lockstep::run_line`, which gives a game played beside the ROM (`nes bench --lockstep`) the
+/// ROM's CPU phase before the frame's buttons are known past it, must give the phase the frame
+/// had as measured with the next frame run for real, and the engine told it must stay equal to
+/// the ROM: lag frames, crashes and traced RAM, over cases at the lag levels.
+#[test]
+fn the_lockstep_tells_the_engine_the_roms_phase() {
+    let Some(rom) = rom_for_tests() else { return };
+    let layout = RomLayout::from_rom(&rom).expect("the layout is found");
+    let prg = Arc::new(ProgramData::from_ines(rom.bytes()).expect("the PRG reads"));
+    let base = base_game(&rom);
+    let mut rng = Rng::new(0x5EED_1A66);
+    let (mut phases_told, mut lag_frames, mut crashes) = (0, 0, 0);
+    for n in 0..60 {
+        let case = Case::random(&mut rng);
+        let rom_run = run_rom(&base, &layout, &case);
+        let mut emulator = base.clone();
+        emulator.write_ram_keep_stack(&case.ram(&base.ram()));
+        let mut lockstep =
+            playfield_rom::Lockstep::from_emulator(emulator, &rom).expect("the layout is found");
+        let mut nes = Nes::from_ram(&rom_run.start, Region::Ntsc).expect("play between frames");
+        nes.set_program_data(Some(prg.clone()));
+        for k in 1..=rom_run.frames.len() {
+            let line = playfield_nes::fm2::InputLine::new(case.buttons(k));
+            let phase = lockstep.run_line(&line, true).expect("tetanes runs");
+            // The last frame's phase needs a frame the ROM run did not play.
+            if k < rom_run.frames.len() {
+                assert_eq!(phase, rom_phase(&layout, &rom_run, k), "case {n} frame {k}");
+            }
+            phases_told += usize::from(phase.is_some());
+            nes.set_cpu_phase(phase);
+            let events = nes.step(case.buttons(k));
+            lag_frames += usize::from(events.lagged());
+            crashes += usize::from(events.crashed());
+            if events.crashed() {
+                // Past a crash the RAM is the runaway program's; the ROM must have crashed too.
+                assert!(
+                    is_crash(&rom_run.frames[k - 1].0),
+                    "case {n} {case:?} frame {k}: the engine crashed, the ROM did not"
+                );
+                break;
+            }
+            // The frame counts differ (the ROM's since its power-on): compare the rest.
+            let rom_frame = TraceFrame::from_ram(k as u64, lockstep.emulator().ram_ref());
+            if let Some(d) = TraceFrame::from_ram(k as u64, &nes.ram()).first_difference(&rom_frame)
+            {
+                panic!("case {n} {case:?} frame {k}: {d}");
+            }
+        }
+    }
+    eprintln!(
+        "60 cases beside the ROM: {phases_told} frames told the phase, {lag_frames} lag frames, \
+         {crashes} crashes, the engine equal to the ROM at every frame"
+    );
+    assert!(lag_frames > 0 && crashes > 0, "the cases lag and crash");
+}
+
 /// The frames of play in which the score loop's frame lags for hundreds of frames: at the
 /// highest levels with the score at 999,999 the NMI that interrupts the score loop redraws the
 /// score with the loop's counter (`generalCounter`), the loop then runs as many more passes as
