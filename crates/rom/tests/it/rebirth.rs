@@ -1,17 +1,15 @@
-//! An AI game past the crash levels on the unmodified game: the engine against checkpoints
-//! recorded from the ROM, through the lag frames and the CPU phase they depend on.
+//! An AI game through the crash levels and the wrap from level 255 to 0 on the unmodified game:
+//! the engine against checkpoints recorded from the ROM, through the lag frames and the CPU phase
+//! they depend on.
 //!
 //! `tests/rebirth/unlimited-31337.fm2.gz` is the score player's 60 Hz game of `playfield nes
-//! bench --format unlimited --level 19 --seed 31337 --games 1 --max-lines 3400 --record` (the
-//! project's own recording with the player of 2026-12-05, gzipped). In the CPU phases the player
-//! followed it went through the wrap from level 255 to 0 and 100 lines past it. On the ROM in
-//! tetanes, whose phase differs, it passes level 157, where the earlier players' games crashed,
-//! but from a frame that lags there and not in the player's phases the recorded presses come a
-//! frame late and the game tops out at level 180 (`playfield nes replay --follow-rom`: every traced
-//! variable equal at all 284,327 frames). So it is not the rebirth the project is after (that
-//! needs the player to follow the console's phase as it plays), but it is the longest high-level
-//! game checked against the ROM at every frame, and it guards the lag model in a plain `cargo
-//! test`.
+//! bench --format unlimited --level 19 --seed 31337 --games 1 --max-lines 3400 --lockstep
+//! --record` (the project's own recording with the player of 2026-12-05, gzipped): played with
+//! the ROM in tetanes beside the engine, which followed tetanes' CPU phase, it passes level 157,
+//! stays at level 235 from 2,290 lines, wraps from level 255 to 0 at 3,300 lines and stops at the
+//! 3,400-line cap at level 10, with no frame that crashes in any of the 48 phases. On another
+//! console, whose phase makes some lag frames last longer or shorter, the same presses can come a
+//! frame early or late: the movie is the game on the ROM in tetanes.
 //!
 //! `tests/rebirth/unlimited-31337.golden` holds hashes of the ROM's traced variables in tetanes
 //! (as the suite's checkpoint files: the hash at frame `F` covers frames `1..=F`) every 4,096
@@ -20,8 +18,7 @@
 //! the RAM it leaves depends on the phase, to the instruction). With the ROM (`PLAYFIELD_ROM`)
 //! the engine, told those phases, replays the whole game with its lag model and must meet every
 //! checkpoint, and the frames that crash in some phase are counted; without it the engine models
-//! no lag frame, so the check runs to the last checkpoint before the ROM's first lag frame (the
-//! first 120,000 frames, to level 150).
+//! no lag frame, so the check runs to the last checkpoint before the ROM's first lag frame.
 //!
 //! Regenerate from the ROM (about ten minutes of tetanes):
 //! `PLAYFIELD_UPDATE_GOLDEN=1 PLAYFIELD_ROM=path/to/Tetris.nes cargo test --release -p playfield-rom --test it rebirth::`
@@ -204,7 +201,7 @@ fn record_from_rom(rom: &Rom, program: Arc<ProgramData>, lines: &[InputLine]) ->
 }
 
 #[test]
-fn an_ai_game_past_the_crash_levels_replays_as_on_the_rom() {
+fn an_ai_rebirth_through_level_255_to_0_replays_as_on_the_rom() {
     let lines = movie_lines();
     let rom = std::env::var_os(ROM_ENV)
         .filter(|p| !p.is_empty())
@@ -243,11 +240,12 @@ fn an_ai_game_past_the_crash_levels_replays_as_on_the_rom() {
         .filter(|(f, _)| *f <= through)
         .peekable();
     let (mut checked, mut phases_crashing) = (0, 0);
-    // Lag frames, those in a row now and the most in a row; the top-out.
+    // Lag frames, those in a row now and the most in a row; the top-out; the wrap.
     let (mut lag_frames, mut lagging, mut deepest, mut top_out) = (0u64, 0u64, 0u64, None);
+    let mut wrap: Option<(u64, u32)> = None;
     for (index, line) in lines.iter().enumerate() {
         let frame = index as u64 + 1;
-        // Which of the frame's phases crash, then the frame in tetanes' phase.
+        // Whether some of the frame's phases crash, then the frame in tetanes' phase.
         if rom.is_some() && nes.level() >= LAG_FROM_LEVEL {
             let mut untold = nes.clone();
             untold.set_cpu_phase(None);
@@ -255,6 +253,7 @@ fn an_ai_game_past_the_crash_levels_replays_as_on_the_rom() {
             phases_crashing += u32::from(untold.phase_counts().is_some_and(|c| c.crash > 0));
         }
         nes.set_cpu_phase(golden.phases.get(&frame).copied());
+        let level_before = nes.level();
         let events = nes.step_line(line);
         if events.lagged() {
             lag_frames += 1;
@@ -265,6 +264,9 @@ fn an_ai_game_past_the_crash_levels_replays_as_on_the_rom() {
         }
         if events.has(Events::TOP_OUT) {
             top_out.get_or_insert(frame);
+        }
+        if level_before == 255 && nes.level() == 0 {
+            wrap.get_or_insert((frame, nes.line_count()));
         }
         if frame > through {
             break;
@@ -297,16 +299,20 @@ fn an_ai_game_past_the_crash_levels_replays_as_on_the_rom() {
         );
         return;
     }
-    let top_out = top_out.expect("the game tops out, as on the ROM");
+    assert_eq!(top_out, None, "the game does not top out");
+    let (wrap_frame, wrap_lines) = wrap.expect("the level wraps from 255 to 0, as on the ROM");
     println!(
-        "{NAME}: {checked} checkpoints, the whole game: it tops out at frame {top_out} (level {}, \
-         {} lines), as on the ROM, with {lag_frames} lag frames (the most in a row {deepest}); \
-         {phases_crashing} frames crash in some CPU phases (not in tetanes')",
+        "{NAME}: {checked} checkpoints, the whole game as on the ROM: the level wraps from 255 to \
+         0 at frame {wrap_frame} ({wrap_lines} lines); the movie ends at level {}, {} lines, with \
+         {lag_frames} lag frames (the most in a row {deepest}); {phases_crashing} frames crash in \
+         some CPU phases",
         nes.level(),
         nes.line_count()
     );
     assert!(
-        nes.level() > 157 && lag_frames > 0,
-        "past the old crash level, lag frames on the way"
+        nes.line_count() >= wrap_lines + 100,
+        "100 lines past the wrap"
     );
+    assert!(lag_frames > 0, "lag frames on the way");
+    assert_eq!(phases_crashing, 0, "no frame crashes in any CPU phase");
 }
