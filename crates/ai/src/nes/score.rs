@@ -764,6 +764,22 @@ mod tests {
     }
 
     #[test]
+    fn the_level_29_weights_are_the_shipped_ones_with_one_band() {
+        let w = ScoreWeights::parse(include_str!("../../weights/score-level29.json"))
+            .expect("the file parses");
+        let shipped = ScoreWeights::shipped();
+        assert_eq!(w.terms(), shipped.terms(), "the same terms below level 29");
+        let bands: Vec<_> = w.bands.iter().map(|(b, t)| (b, t.clone())).collect();
+        assert_eq!(
+            bands,
+            vec![(
+                super::super::bands::Band::FromLevel(29),
+                [("safe_height_fast", 9.0)].into_iter().collect()
+            )]
+        );
+    }
+
+    #[test]
     fn bad_weights_say_what_is_wrong() {
         let json = serde_json::to_string(&ScoreWeights::shipped()).unwrap();
         let missing = json.replace("\"holes\":", "\"holez\":");
