@@ -182,8 +182,14 @@ fn decision_context(
     // An I drought the stack cannot wait out: the whole decision lines out. An I in hand or in
     // the preview ends the drought: the decision then waits for it as usual.
     let i_in_sight = current == I_PIECE || next == Some(I_PIECE);
+    // At the levels where a clear's frame can freeze or crash the game (the score long maxed
+    // there), a clear type that would do so now makes the decision line out: no well is kept
+    // and burns cost nothing, so the stack goes down by the clears still safe. Building for
+    // tetrises with singles forbidden, or waiting on a Tetris that would freeze the game, is how
+    // the games topped out at levels 168-183.
+    let restricted = situation.unsafe_clears != 0;
     Context {
-        line_out: !i_in_sight && w.lines_out(field, &ctx),
+        line_out: restricted || (!i_in_sight && w.lines_out(field, &ctx)),
         ..ctx
     }
 }
@@ -573,6 +579,23 @@ mod tests {
         assert_eq!(lines_by_an_l(other, &shipped, None), 3);
         assert_eq!(lines_by_an_l(other, &shipped, i), 1);
         assert_eq!(lines_by_an_l(other, &never, i), 1);
+    }
+
+    #[test]
+    fn a_clear_that_would_freeze_or_crash_the_game_makes_the_decision_line_out() {
+        let player = Player::score(InputModel::new("X", true, 0).unwrap());
+        let w = ScoreWeights::shipped();
+        let field = Field::default();
+        let at = |unsafe_clears: u8| {
+            let situation = Situation {
+                unsafe_clears,
+                ..Situation::a_type(170, 1_640)
+            };
+            decision_context(&player, &w, situation, &field, 0, None).line_out
+        };
+        assert!(!at(0), "an empty board keeps its well");
+        assert!(at(1 << 1), "singles unsafe");
+        assert!(at(1 << 4), "the Tetris unsafe");
     }
 
     #[test]
