@@ -4,7 +4,8 @@
 //!
 //! `tests/rebirth/unlimited-31337.fm2.gz` is the score player's 60 Hz game of `playfield nes
 //! bench --format unlimited --level 19 --seed 31337 --games 1 --max-lines 3400 --lockstep
-//! --record` (the project's own recording with the player of 2026-12-05, gzipped): played with
+//! --record` (the project's own recording with the player of 2026-12-05 before it lined out
+//! where a clear is unsafe, which plays another rebirth from the same seed; gzipped): played with
 //! the ROM in tetanes beside the engine, which followed tetanes' CPU phase, it passes level 157,
 //! stays at level 235 from 2,290 lines, wraps from level 255 to 0 at 3,300 lines and stops at the
 //! 3,400-line cap at level 10, with no frame that crashes in any of the 48 phases. On another
