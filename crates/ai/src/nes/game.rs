@@ -647,7 +647,7 @@ fn continue_game_beside(
         // Told the console's phase, the engine evaluates no other: a copy left untold counts
         // the phases in which the frame crashes.
         let counts = match phase {
-            Some(_) if nes.lag_modelled() && nes.level() >= LAG_FROM_LEVEL => {
+            Some(_) if crash_check_applies(&nes) => {
                 let mut untold = nes.clone();
                 untold.set_cpu_phase(None);
                 untold.step(buttons);

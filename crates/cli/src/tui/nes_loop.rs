@@ -489,20 +489,25 @@ mod tests {
         assert!(p.next_line(&nes).is_none());
     }
 
+    /// A scripted player's game from level 5, `frames` input lines from power-on.
+    fn autoplay_lines(frames: u64) -> Vec<InputLine> {
+        let config = playfield_testkit::autoplay::AutoplayConfig {
+            setup: playfield_nes::GameSetup::a_type(5),
+            max_frames: frames,
+            ..Default::default()
+        };
+        playfield_testkit::autoplay::autoplay_movie(&config)
+            .into_iter()
+            .map(InputLine::new)
+            .collect()
+    }
+
     #[test]
     fn a_movie_followed_on_the_rom_gives_the_roms_phase_each_frame() {
         let Some(rom) = playfield_rom::rom_for_tests() else {
             return;
         };
-        let config = playfield_testkit::autoplay::AutoplayConfig {
-            setup: playfield_nes::GameSetup::a_type(5),
-            max_frames: 2_000,
-            ..Default::default()
-        };
-        let lines: Vec<InputLine> = playfield_testkit::autoplay::autoplay_movie(&config)
-            .into_iter()
-            .map(InputLine::new)
-            .collect();
+        let lines = autoplay_lines(2_000);
         // The phases as `nes replay --follow-rom` reads them: the whole movie run first.
         let mut reference = RomPhases::new(&rom).expect("the ROM starts");
         let mut expected = Vec::new();
@@ -538,15 +543,7 @@ mod tests {
     #[test]
     fn targets_are_where_the_pieces_lock() {
         let start = Nes::power_on();
-        let config = playfield_testkit::autoplay::AutoplayConfig {
-            setup: playfield_nes::GameSetup::a_type(5),
-            max_frames: 6_000,
-            ..Default::default()
-        };
-        let lines: Vec<InputLine> = playfield_testkit::autoplay::autoplay_movie(&config)
-            .into_iter()
-            .map(InputLine::new)
-            .collect();
+        let lines = autoplay_lines(6_000);
         let mut player = MoviePlayer::with_targets(lines, &start);
         assert!(
             player.locks.len() > 5,
