@@ -186,6 +186,7 @@ fn nes_settings(
         stop_at_max_score: false,
         double_speed_level: None,
         held_out: false,
+        survive_at_max_score: false,
     };
     config.validate().map_err(ArgError::from)?;
     let mut input = input_model(input, das, reaction)?;

@@ -659,6 +659,7 @@ impl PyPlayer {
             double_speed_level: n.modifiers().double_speed_level,
             line_cap,
             unsafe_clears: 0,
+            score_maxed: false,
         };
         let Some(start) = PieceState::from_nes(n, frame) else {
             return Err(ArgError::NotControllable.into());
@@ -727,6 +728,7 @@ fn play_nes_game<'py>(
         stop_at_max_score: false,
         double_speed_level: None,
         held_out: false,
+        survive_at_max_score: false,
     };
     config.validate().map_err(ArgError::from)?;
     let player = Player::birken(input_model(input, das, reaction)?);

@@ -337,6 +337,7 @@ pub fn analyse(request: &AnalyseRequest) -> Analysis {
         double_speed_level: None,
         line_cap: None,
         unsafe_clears: 0,
+        score_maxed: false,
     };
     let mut ws = Workspace::new();
     let gravity = situation.gravity();

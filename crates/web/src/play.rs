@@ -128,6 +128,7 @@ fn suggestion(advisor: &Player, ws: &mut Workspace, nes: &Nes) -> Option<[[i16; 
         double_speed_level: None,
         line_cap: None,
         unsafe_clears: 0,
+        score_maxed: false,
     };
     let start = PieceState::from_nes(nes, 0)?;
     let d = advisor.decide(ws, &nes.board(), start, situation, nes.next_piece())?;

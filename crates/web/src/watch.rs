@@ -50,7 +50,12 @@ const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0 / 64.0..=1024.0;
 pub fn settings(fields: &Fields) -> Result<WatchSettings, ApiError> {
     let level = fields.byte("level", "Start level", 0..=19, Some(18))?;
     let seed = fields.integer("seed", "Seed", 0..=u64::MAX, Some(1))?;
-    let config = GameConfig::a_type(level, seed);
+    // As `nes bench`'s default format plays the unmodified game: past 999,999 the score player
+    // plays to survive.
+    let config = GameConfig {
+        survive_at_max_score: true,
+        ..GameConfig::a_type(level, seed)
+    };
     config
         .validate()
         .map_err(|e| ApiError::field("level", e.to_string()))?;

@@ -33,7 +33,8 @@ pub enum Format {
     /// BetaTetris's benchmark: start 18, 30 Hz, 18-frame (300 ms) reaction, from level 39 the
     /// piece falls two rows a frame, the game ends at 430 lines (level 49), score uncapped.
     BetaTetris,
-    /// The unmodified game at 60 Hz input and no reaction delay, played as long as it lasts.
+    /// The unmodified game at 60 Hz input and no reaction delay, played as long as it lasts:
+    /// score capped at 999,999 (the uncapped score reported beside it), as `Rom`.
     Unlimited,
 }
 
@@ -80,7 +81,9 @@ impl Format {
                 das: true,
                 double_speed_level: None,
                 line_cap: None,
-                uncapped: true,
+                // The unmodified game played as long as it lasts: the ROM's score is the
+                // headline, and past its 999,999 the player plays to survive.
+                uncapped: false,
             },
         }
     }
@@ -154,6 +157,7 @@ impl BenchOptions {
         GameConfig {
             max_lines: self.line_cap,
             double_speed_level: self.double_speed_level,
+            survive_at_max_score: !self.uncapped,
             ..GameConfig::a_type(self.level, 0)
         }
     }

@@ -70,6 +70,11 @@ pub struct GameConfig {
     /// than the benchmark's. The game is the ROM's; only the wait differs. What a player was
     /// tuned or chosen on is the benchmark's games, and these check it on games it was not.
     pub held_out: bool,
+    /// The game is scored by the ROM's own score, capped at 999,999 (the unmodified game's
+    /// maxout): once it is there, points count no more and the player plays to survive (it
+    /// lines out, and a clear is worth only the board it leaves). `false`: the points go on
+    /// counting (the uncapped score), as in the BetaTetris format.
+    pub survive_at_max_score: bool,
 }
 
 impl GameConfig {
@@ -87,6 +92,7 @@ impl GameConfig {
             stop_at_max_score: false,
             double_speed_level: None,
             held_out: false,
+            survive_at_max_score: false,
         }
     }
 
@@ -797,6 +803,7 @@ fn next_play_buttons_gated<G>(
         double_speed_level: config.double_speed_level,
         line_cap: config.max_lines,
         unsafe_clears: 0,
+        score_maxed: config.survive_at_max_score && nes.score() >= playfield_nes::rules::SCORE_CAP,
     };
     let reaction = player.input.reaction;
     let waiting = (piece.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;

@@ -62,6 +62,10 @@ pub struct Situation {
     /// this moment (bit `n` for `n` rows; [`playfield_nes::Nes::clear_outcome`]), which the
     /// score player treats as a loss. 0 elsewhere.
     pub unsafe_clears: u8,
+    /// The game is scored by the ROM's capped score and it is at 999,999
+    /// ([`GameConfig::survive_at_max_score`](super::GameConfig::survive_at_max_score)): points
+    /// count no more, so the score player plays to survive.
+    pub score_maxed: bool,
 }
 
 /// The move a player chose.
@@ -326,6 +330,7 @@ impl Situation {
             double_speed_level: None,
             line_cap: None,
             unsafe_clears: 0,
+            score_maxed: false,
         }
     }
 

@@ -308,6 +308,10 @@ pub struct Context {
     /// Clears that freeze or crash the game at this level (bit `n` for `n` rows), as the
     /// engine finds them ([`Situation::unsafe_clears`](super::Situation::unsafe_clears)).
     pub unsafe_clears: u8,
+    /// The points count no more (the ROM's score is maxed and is what the game is scored by,
+    /// [`Situation::score_maxed`](super::Situation::score_maxed)): a clear is worth only the
+    /// board it leaves, and the decision lines out, so the player plays to survive.
+    pub survival: bool,
 }
 
 /// The evaluator's four gravities: three or more frames per row (level 18 and below), two
@@ -393,6 +397,9 @@ impl ScoreWeights {
         // A clear that freezes or crashes the game ends it: worse than any board.
         if ctx.unsafe_clears & (1 << cleared) != 0 {
             return -UNSAFE_CLEAR_COST;
+        }
+        if ctx.survival {
+            return 0.0;
         }
         let after = ctx.after(cleared);
         // The points use the level after the lines are counted, as `addLineClearPoints` does.
@@ -752,6 +759,7 @@ mod tests {
             judged: None,
             line_out: false,
             unsafe_clears: 0,
+            survival: false,
         }
     }
 
@@ -1102,6 +1110,7 @@ mod tests {
             judged: None,
             line_out: false,
             unsafe_clears: 0,
+            survival: false,
         };
         // A stack of eight rows in columns 1-9, the well open.
         let mut field = Field::default();
@@ -1139,6 +1148,7 @@ mod tests {
             judged: None,
             line_out: false,
             unsafe_clears: 0,
+            survival: false,
         };
         let (slow, double) = (context(38), context(40));
         assert!(double.gravity().double && !slow.gravity().double);

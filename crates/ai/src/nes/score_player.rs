@@ -165,6 +165,7 @@ fn decision_context(
         judged: None,
         line_out: false,
         unsafe_clears: situation.unsafe_clears,
+        survival: situation.score_maxed,
     };
     let ctx = Context {
         // B-type never levels up.
@@ -187,7 +188,8 @@ fn decision_context(
     // and burns cost nothing, so the stack goes down by the clears still safe. Building for
     // tetrises with singles forbidden, or waiting on a Tetris that would freeze the game, is how
     // the games topped out at levels 168-183.
-    let restricted = situation.unsafe_clears != 0;
+    // Once the points count no more, the same: the player plays to survive.
+    let restricted = situation.unsafe_clears != 0 || situation.score_maxed;
     Context {
         line_out: restricted || (!i_in_sight && w.lines_out(field, &ctx)),
         ..ctx
@@ -599,6 +601,32 @@ mod tests {
     }
 
     #[test]
+    fn once_the_roms_score_is_maxed_and_counts_the_decision_lines_out_and_clears_earn_nothing() {
+        let player = Player::score(InputModel::new("X.", true, 18).unwrap());
+        let w = ScoreWeights::shipped();
+        let field = Field::default();
+        let context = |score_maxed: bool| {
+            let situation = Situation {
+                score_maxed,
+                ..Situation::a_type(30, 250)
+            };
+            decision_context(&player, &w, situation, &field, 0, None)
+        };
+        let scoring = context(false);
+        assert!(!scoring.line_out, "an empty board keeps its well");
+        assert!(w.clear_reward(4, &scoring, false) > w.clear_reward(1, &scoring, false) * 4.0);
+        let surviving = context(true);
+        assert!(surviving.line_out && surviving.survival);
+        for cleared in 1..=4 {
+            assert_eq!(
+                w.clear_reward(cleared, &surviving, false),
+                0.0,
+                "{cleared} rows"
+            );
+        }
+    }
+
+    #[test]
     fn burns_in_the_lookahead_are_cheap_only_while_the_decisions_board_has_holes() {
         let input = InputModel::new("X.", true, 18).unwrap();
         let player = Player::score(input.clone());
@@ -615,6 +643,7 @@ mod tests {
             judged: None,
             line_out: false,
             unsafe_clears: 0,
+            survival: false,
         };
         // A board the lookahead meets after the current piece covered the well: a hole in the
         // well column under a row that a vertical I would clear (a single).

@@ -219,6 +219,7 @@ fn the_engine_tells_which_clears_freeze_or_crash_and_the_player_builds_for_the_o
     );
     let told = Situation {
         unsafe_clears: 1 << 4,
+        score_maxed: false,
         ..situation
     };
     let robust = player

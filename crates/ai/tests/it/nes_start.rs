@@ -58,6 +58,7 @@ fn resumed_start_equals_power_on_start() {
             stop_at_max_score: false,
             double_speed_level: None,
             held_out: false,
+            survive_at_max_score: false,
         };
         let (menu, menu_input) = reach_level_menu(&base).expect("the level menu is reached");
         let waits = LevelMenuWaits::new(&base).expect("the level menu is reached");

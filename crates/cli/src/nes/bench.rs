@@ -37,9 +37,11 @@ pub enum GameType {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// The benchmark format, a preset of the options below: `rom` the unmodified game (start
-    /// 18, `X.`, reaction 18); `betatetris` BetaTetris's benchmark (start 18, `X.`, reaction 18,
+    /// 18, `X.`, reaction 18; once the score is maxed at 999,999 the player plays to
+    /// survive); `betatetris` BetaTetris's benchmark (start 18, `X.`, reaction 18,
     /// double speed from level 39, game ends at 430 lines, uncapped score); `unlimited` the
-    /// unmodified game at 60 Hz (`X`) with no reaction delay. Options given explicitly override
+    /// unmodified game at 60 Hz (`X`) with no reaction delay (as `rom`, the player plays to
+    /// survive once the score is maxed). Options given explicitly override
     /// the preset.
     #[arg(long, value_name = "FORMAT", default_value = "rom", value_parser = parse_format)]
     format: Format,
@@ -103,7 +105,8 @@ pub struct BenchArgs {
     #[arg(long, value_name = "L", value_parser = int(1u32, 100_000), conflicts_with = "max_lines")]
     linecap: Option<u32>,
     /// Report the score without the ROM's 999,999 cap as the headline (the game is unchanged;
-    /// both are always reported).
+    /// both are always reported); the score player then goes on playing for points past the
+    /// cap instead of playing to survive there.
     #[arg(long)]
     uncapped: bool,
     /// Do not hold Left/Right long enough to autorepeat (taps only).
@@ -185,6 +188,9 @@ impl BenchArgs {
                 stop_at_max_score: self.stop_at_max_score,
                 double_speed_level: self.double_speed_level.or(preset.double_speed_level),
                 held_out: self.held_out,
+                // Where the headline is the ROM's capped score, points past 999,999 count for
+                // nothing: the player plays to survive from there.
+                survive_at_max_score: !(self.uncapped || preset.uncapped),
             },
             input,
             seed: self.seed,

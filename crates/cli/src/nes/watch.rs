@@ -100,6 +100,8 @@ fn watch_game(
     nes.set_program_data(program);
     let config = GameConfig {
         stop_at_max_score: false,
+        // As `nes bench`'s default format plays it: past 999,999 the player plays to survive.
+        survive_at_max_score: true,
         ..GameConfig::a_type(level, seed)
     };
     config.validate()?;
@@ -129,6 +131,8 @@ pub fn headless(level: u8, seed: u64, player: &Player) -> Result<Summary> {
     let config = GameConfig {
         max_frames: Some(MAX_FRAMES),
         stop_at_max_score: false,
+        // As `nes bench`'s default format plays it: past 999,999 the player plays to survive.
+        survive_at_max_score: true,
         ..GameConfig::a_type(level, seed)
     };
     let game = playfield_ai::nes::play_game(&config, player, |_, _| Ok(()));

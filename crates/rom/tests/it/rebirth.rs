@@ -37,19 +37,18 @@ use playfield_rom::RomPhases;
 use playfield_rom::lag::FrameOutcome;
 use playfield_rom::{ROM_ENV, Rom};
 
-const NAME: &str = "unlimited-31337";
 const UPDATE_ENV: &str = "PLAYFIELD_UPDATE_GOLDEN";
 /// A checkpoint every this many frames, and at the last.
 const INTERVAL: u64 = 4_096;
 
-fn path(ext: &str) -> PathBuf {
+fn path(name: &str, ext: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/rebirth")
-        .join(format!("{NAME}.{ext}"))
+        .join(format!("{name}.{ext}"))
 }
 
-fn movie_lines() -> Vec<InputLine> {
-    let file = std::fs::File::open(path("fm2.gz")).expect("the rebirth movie is in the tree");
+fn movie_lines(name: &str) -> Vec<InputLine> {
+    let file = std::fs::File::open(path(name, "fm2.gz")).expect("the rebirth movie is in the tree");
     let mut text = String::new();
     flate2::read::GzDecoder::new(file)
         .read_to_string(&mut text)
@@ -70,7 +69,7 @@ struct Checkpoints {
 }
 
 impl Checkpoints {
-    fn parse(text: &str) -> Checkpoints {
+    fn parse(name: &str, text: &str) -> Checkpoints {
         let mut c = Checkpoints {
             frames: 0,
             first_lag: 0,
@@ -81,7 +80,8 @@ impl Checkpoints {
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         {
-            let bad = || -> ! { panic!("{}: cannot read {line:?}", path("golden").display()) };
+            let bad =
+                || -> ! { panic!("{}: cannot read {line:?}", path(name, "golden").display()) };
             if let Some(rest) = line.strip_prefix("phase ") {
                 let n: Vec<u64> = rest
                     .split_whitespace()
@@ -115,9 +115,9 @@ impl Checkpoints {
         c
     }
 
-    fn render(&self) -> String {
+    fn render(&self, name: &str) -> String {
         let mut out = format!(
-            "# Checkpoints of the rebirth game {NAME}, recorded from the real ROM (tetanes-core).\n\
+            "# Checkpoints of the rebirth game {name}, recorded from the real ROM (tetanes-core).\n\
              # \"FRAME HASH\": FNV-1a 64 of every traced variable of frames 1..=FRAME.\n\
              # \"phase FRAME DELAY BEQ LONG DMA\": tetanes' CPU phase (playfield_nes::CpuPhase) at a\n\
              # frame whose work the engine runs cycle by cycle.\n\
@@ -203,7 +203,18 @@ fn record_from_rom(rom: &Rom, program: Arc<ProgramData>, lines: &[InputLine]) ->
 
 #[test]
 fn an_ai_rebirth_through_level_255_to_0_replays_as_on_the_rom() {
-    let lines = movie_lines();
+    check_rebirth("unlimited-31337");
+}
+
+#[test]
+fn an_ai_rebirth_at_30_hz_with_the_reaction_replays_as_on_the_rom() {
+    check_rebirth("rom-11");
+}
+
+/// The movie `name` replayed by the engine against its checkpoints (or, with
+/// `PLAYFIELD_UPDATE_GOLDEN=1`, its checkpoints recorded from the ROM).
+fn check_rebirth(name: &str) {
+    let lines = movie_lines(name);
     let rom = std::env::var_os(ROM_ENV)
         .filter(|p| !p.is_empty())
         .map(|_| Rom::from_env().unwrap_or_else(|e| panic!("{e}")));
@@ -212,12 +223,14 @@ fn an_ai_rebirth_through_level_255_to_0_replays_as_on_the_rom() {
             rom.unwrap_or_else(|| panic!("{UPDATE_ENV}=1 records from the ROM: set {ROM_ENV}"));
         let program = ProgramData::from_ines(rom.bytes()).expect("the ROM's program");
         let c = record_from_rom(&rom, Arc::new(program), &lines);
-        std::fs::write(path("golden"), c.render()).expect("the checkpoint file is written");
-        println!("{NAME}: wrote {} checkpoints", c.hashes.len());
+        std::fs::write(path(name, "golden"), c.render(name))
+            .expect("the checkpoint file is written");
+        println!("{name}: wrote {} checkpoints", c.hashes.len());
         return;
     }
-    let text = std::fs::read_to_string(path("golden")).expect("the checkpoint file is in the tree");
-    let golden = Checkpoints::parse(&text);
+    let text =
+        std::fs::read_to_string(path(name, "golden")).expect("the checkpoint file is in the tree");
+    let golden = Checkpoints::parse(name, &text);
     assert_eq!(
         golden.frames,
         lines.len() as u64,
@@ -294,7 +307,7 @@ fn an_ai_rebirth_through_level_255_to_0_replays_as_on_the_rom() {
     assert_eq!(expected.next(), None, "every checkpoint reached");
     if rom.is_none() {
         println!(
-            "{NAME}: {checked} checkpoints to frame {through} (the ROM lags from {}: set \
+            "{name}: {checked} checkpoints to frame {through} (the ROM lags from {}: set \
              {ROM_ENV} to check the whole game)",
             golden.first_lag
         );
@@ -303,7 +316,7 @@ fn an_ai_rebirth_through_level_255_to_0_replays_as_on_the_rom() {
     assert_eq!(top_out, None, "the game does not top out");
     let (wrap_frame, wrap_lines) = wrap.expect("the level wraps from 255 to 0, as on the ROM");
     println!(
-        "{NAME}: {checked} checkpoints, the whole game as on the ROM: the level wraps from 255 to \
+        "{name}: {checked} checkpoints, the whole game as on the ROM: the level wraps from 255 to \
          0 at frame {wrap_frame} ({wrap_lines} lines); the movie ends at level {}, {} lines, with \
          {lag_frames} lag frames (the most in a row {deepest}); {phases_crashing} frames crash in \
          some CPU phases",

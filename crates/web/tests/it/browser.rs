@@ -303,6 +303,7 @@ fn library_choice(player: &Player) -> serde_json::Value {
                 double_speed_level: None,
                 line_cap: None,
                 unsafe_clears: 0,
+                score_maxed: false,
             },
             Some(Piece::I),
         )
