@@ -17,6 +17,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let program = EngineData::from_rom(&rom)?.program;
     let config = GameConfig {
         max_lines: Some(3_500),
+        // As `nes bench --format rom` and `unlimited` play it.
+        survive_at_max_score: true,
         ..GameConfig::a_type(19, game_seed(seed, 0))
     };
     let input = if unlimited {

@@ -12,7 +12,12 @@
 //! console, whose phase makes some lag frames last longer or shorter, the same presses can come a
 //! frame early or late: the movie is the game on the ROM in tetanes.
 //!
-//! `tests/rebirth/unlimited-31337.golden` holds hashes of the ROM's traced variables in tetanes
+//! `tests/rebirth/rom-11.fm2.gz` is the same at 30 Hz with the 18-frame reaction, the player of
+//! 2026-12-05 that plays to survive once the score is maxed: `playfield nes bench --format rom
+//! --level 19 --seed 11 --games 1 --max-lines 3400 --lockstep --record` (3,400 lines, level 10
+//! after the wrap, 312,447 frames).
+//!
+//! Each movie's `.golden` holds hashes of the ROM's traced variables in tetanes
 //! (as the suite's checkpoint files: the hash at frame `F` covers frames `1..=F`) every 4,096
 //! frames and at the last, the ROM's first lag frame, and tetanes' CPU phase at each frame whose
 //! work the engine runs cycle by cycle (where an NMI lands in a frame that lags in every phase,
