@@ -8,6 +8,7 @@
 //! - [`frames`]: the frame vector environment's games, stepped on a [`team`] of threads.
 //! - [`standard`]: Standard Tetris games and players.
 //! - [`rom`]: the user's ROM (`rom=` or `PLAYFIELD_ROM`), whose program the lag model runs.
+//! - [`tune`]: a `playfield nes tune` run driven from Python, for Ray (`TuneRun`).
 //! - [`error`]: the bindings' errors and the Python exceptions they become.
 //!
 //! The Gymnasium classes themselves are written in Python (`python/playfield`); they call these
@@ -23,6 +24,7 @@ mod nes;
 mod rom;
 mod standard;
 mod team;
+mod tune;
 
 /// The extension module.
 #[pymodule]
@@ -30,5 +32,6 @@ fn _playfield(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nes::register(m)?;
     envs::register(m)?;
     standard::register(m)?;
+    tune::register(m)?;
     Ok(())
 }

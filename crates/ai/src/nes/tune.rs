@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bands::Band;
 use super::bench::BenchOptions;
-use super::cmaes::{SepCmaEs, exact, exact_vec};
+use super::cmaes::{Samples, SepCmaEs, exact, exact_vec};
 use super::game::{GameConfig, game_seed, play_game, split_mix};
 use super::player::Player;
 use super::score::ScoreWeights;
@@ -261,8 +261,247 @@ fn draw_segments(
     chosen
 }
 
+impl Checkpoint {
+    /// The mean weights as a weights file's text, with how they were made (`how_made`).
+    ///
+    /// # Errors
+    /// When the weights do not serialise (they always do).
+    pub fn weights_file(&self) -> Result<String, serde_json::Error> {
+        let weights = self.mean_weights();
+        let mut value = serde_json::to_value(&weights)?;
+        let how = serde_json::json!({
+            "tuner": "separable CMA-ES (playfield nes tune), the mean after the last generation",
+            "commands": self.made_by,
+            "format": self.setup.format,
+            "linecap": self.setup.linecap,
+            "seed": self.setup.seed,
+            "generations": self.es.generation,
+            "population": self.setup.population,
+            "games_per_generation": self.setup.games,
+            "segments": self.setup.segments,
+            "fixed": self.setup.fixed,
+            "band": self.setup.band,
+            "last_generation": self.history.last(),
+            "note": "fitness figures are on each generation's games only; judge the weights \
+                     with `playfield nes bench` on paired seeds",
+        });
+        if let Some(map) = value.as_object_mut() {
+            map.insert(super::score::HOW_MADE.to_owned(), how);
+        }
+        Ok(serde_json::to_string_pretty(&value)? + "\n")
+    }
+}
+
+/// A checkpoint that cannot be resumed, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ResumeError(pub String);
+
+/// Opens a run from its checkpoint's text (`what` names it in errors): the checkpoint, the
+/// options of its format and line cap, and its objective, its position file read from the path
+/// the checkpoint names, checked against its hash, and replayed.
+///
+/// # Errors
+/// Not a checkpoint of this kind or of this build's terms, a bad band or format, a position
+/// file that cannot be read, has changed or does not replay.
+pub fn open_run(
+    text: &str,
+    what: &str,
+) -> Result<(Checkpoint, BenchOptions, Objective), ResumeError> {
+    let fail = |message: String| ResumeError(format!("{what}: {message}"));
+    let checkpoint: Checkpoint =
+        serde_json::from_str(text).map_err(|e| fail(format!("not a tuning checkpoint ({e})")))?;
+    if checkpoint.kind != CHECKPOINT_KIND {
+        return Err(fail(format!(
+            "kind {:?}, expected {CHECKPOINT_KIND:?}",
+            checkpoint.kind
+        )));
+    }
+    let format: super::bench::Format = checkpoint
+        .setup
+        .format
+        .parse()
+        .map_err(|e: super::bench::BenchError| fail(e.to_string()))?;
+    let mut options = format.options();
+    if checkpoint.setup.linecap.is_some() {
+        options.line_cap = checkpoint.setup.linecap;
+    }
+    options.validate().map_err(|e| fail(e.to_string()))?;
+    checkpoint.tuned_band().map_err(fail)?;
+    let terms = super::score::TERM_NAMES.len();
+    if checkpoint.setup.start.len() != terms {
+        return Err(fail(format!(
+            "{} start terms, this build has {terms}",
+            checkpoint.setup.start.len()
+        )));
+    }
+    let objective = match &checkpoint.setup.segments {
+        Some(s) => {
+            let text = std::fs::read_to_string(&s.file)
+                .map_err(|e| fail(format!("cannot read the position file {}: {e}", s.file)))?;
+            if fnv1a(text.as_bytes()) != s.hash {
+                return Err(fail(format!(
+                    "the position file {} changed since the run began",
+                    s.file
+                )));
+            }
+            segments_objective(&text, &options, s)
+                .map_err(|e| fail(format!("position file {}: {e}", s.file)))?
+        }
+        None => Objective::Games {
+            games: checkpoint.setup.games,
+        },
+    };
+    Ok((checkpoint, options, objective))
+}
+
+/// The segments objective of a position file's text with the settings `s`.
+///
+/// # Errors
+/// A file that does not parse for `options`, holds no positions, or does not replay.
+pub fn segments_objective(
+    text: &str,
+    options: &BenchOptions,
+    s: &SegmentSetup,
+) -> Result<Objective, super::segments::SegmentError> {
+    let file = super::segments::PositionFile::parse(text, options)?;
+    if file.positions.is_empty() {
+        return Err(super::segments::SegmentError::Parse(
+            "the file holds no positions".to_owned(),
+        ));
+    }
+    let starts = super::segments::replay_positions(&file, options)?;
+    Ok(Objective::Segments {
+        starts,
+        per_band: s.per_band,
+        lines: s.lines,
+        loss_per_line: s.loss_per_line,
+    })
+}
+
+/// One generation's work, as asked of the optimiser: every player (the samples, then the mean,
+/// then the start weights) is to be measured on every task (a game index, or a position's index
+/// in the objective's starts), [`evaluate`] giving each value, [`conclude`] taking them all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The generation (1-based).
+    pub generation: u32,
+    /// The optimiser's samples.
+    pub samples: Samples,
+    /// The weights of each player: the samples', the mean's, the start's.
+    pub players: Vec<ScoreWeights>,
+    /// The games or positions each player is measured on.
+    pub tasks: Vec<usize>,
+}
+
+/// Asks `checkpoint`'s optimiser for the next generation's samples and draws its tasks (the
+/// optimiser's random state moves on: conclude the plan before planning again).
+pub fn plan(options: &BenchOptions, objective: &Objective, checkpoint: &mut Checkpoint) -> Plan {
+    let only = checkpoint
+        .tuned_band()
+        .expect("the setup was checked")
+        .and_then(|(band, _)| band.first_line(options.level, options.double_speed_level));
+    let generation = checkpoint.es.generation + 1;
+    let samples = checkpoint.es.ask();
+    // The samples, then the mean, then the start: all on the same games.
+    let mut players: Vec<ScoreWeights> =
+        samples.x.iter().map(|x| checkpoint.weights_at(x)).collect();
+    players.push(checkpoint.mean_weights());
+    players.push(checkpoint.start_weights());
+    let tasks: Vec<usize> = match objective {
+        Objective::Games { games } => (0..*games as usize).collect(),
+        Objective::Segments {
+            starts, per_band, ..
+        } => draw_segments(starts, *per_band, checkpoint.setup.seed, generation, only),
+    };
+    Plan {
+        generation,
+        samples,
+        players,
+        tasks,
+    }
+}
+
+/// The value of `weights` on `task` of generation `generation` of a run seeded `seed`: the
+/// headline score of a game, or a segment's points less its top-out loss.
+#[must_use]
+pub fn evaluate(
+    options: &BenchOptions,
+    objective: &Objective,
+    seed: u64,
+    generation: u32,
+    weights: &ScoreWeights,
+    task: usize,
+) -> f64 {
+    let input = options.input_model().expect("the options were validated");
+    let player = Player::score_with(weights.clone(), input);
+    match objective {
+        Objective::Games { .. } => {
+            let config = GameConfig {
+                seed: game_seed(split_mix(seed ^ u64::from(generation)), task as u64),
+                ..options.game()
+            };
+            let r = play_game(&config, &player, |_, _| Ok(()));
+            if options.uncapped {
+                r.uncapped_score as f64
+            } else {
+                f64::from(r.score)
+            }
+        }
+        Objective::Segments {
+            starts,
+            lines,
+            loss_per_line,
+            ..
+        } => {
+            let s = play_segment(&starts[task], options, *lines, &player);
+            s.value(
+                &starts[task].position,
+                *lines,
+                options.line_cap,
+                *loss_per_line,
+            )
+        }
+    }
+}
+
+/// Tells `checkpoint`'s optimiser how `plan`'s samples did and records the generation:
+/// `values` holds every player's value on every task, player by player in the plan's order.
+///
+/// # Panics
+/// When `values` does not hold one value per player and task.
+pub fn conclude(checkpoint: &mut Checkpoint, plan: &Plan, values: &[f64]) {
+    assert_eq!(values.len(), plan.players.len() * plan.tasks.len());
+    let per_player = plan.tasks.len().max(1) as f64;
+    let fitness: Vec<f64> = values
+        .chunks(plan.tasks.len().max(1))
+        .map(|c| c.iter().sum::<f64>() / per_player)
+        .collect();
+    let lambda = plan.samples.x.len();
+    let sample_fitness = &fitness[..lambda];
+    let mean_before = fitness[lambda];
+    let start_fitness = fitness[lambda + 1];
+    checkpoint.es.tell(&plan.samples, sample_fitness);
+    let mean = checkpoint
+        .tuned_terms_at(&checkpoint.es.mean)
+        .terms()
+        .iter()
+        .map(|t| t.1)
+        .collect();
+    checkpoint.history.push(Generation {
+        generation: plan.generation,
+        best_fitness: sample_fitness.iter().copied().fold(f64::MIN, f64::max),
+        samples_fitness: sample_fitness.iter().sum::<f64>() / lambda as f64,
+        mean_fitness: mean_before,
+        start_fitness,
+        sigma: checkpoint.es.sigma,
+        mean,
+    });
+}
+
 /// Runs `generations` more generations of `checkpoint` with `options`' games and `objective`,
-/// calling `after` with the checkpoint after each (to save it); stops at its first error.
+/// calling `after` with the checkpoint after each (to save it); stops at its first error. Each
+/// generation is [`plan`], [`evaluate`] of every player on every task in parallel, [`conclude`].
 ///
 /// # Errors
 /// The first error of `after`.
@@ -273,91 +512,26 @@ pub fn run<E>(
     generations: u32,
     mut after: impl FnMut(&Checkpoint) -> Result<(), E>,
 ) -> Result<(), E> {
-    let input = options.input_model().expect("the options were validated");
-    let only = checkpoint
-        .tuned_band()
-        .expect("the setup was checked")
-        .and_then(|(band, _)| band.first_line(options.level, options.double_speed_level));
     for _ in 0..generations {
-        let generation = checkpoint.es.generation + 1;
-        let samples = checkpoint.es.ask();
-        // The samples, then the mean, then the start: all on the same games.
-        let mut players: Vec<Player> = samples
-            .x
-            .iter()
-            .map(|x| Player::score_with(checkpoint.weights_at(x), input.clone()))
-            .collect();
-        players.push(Player::score_with(checkpoint.mean_weights(), input.clone()));
-        players.push(Player::score_with(
-            checkpoint.start_weights(),
-            input.clone(),
-        ));
+        let plan = plan(options, objective, checkpoint);
         let seed = checkpoint.setup.seed;
-        let tasks: Vec<usize> = match objective {
-            Objective::Games { games } => (0..*games as usize).collect(),
-            Objective::Segments {
-                starts, per_band, ..
-            } => draw_segments(starts, *per_band, seed, generation, only),
-        };
-        let pairs: Vec<(usize, usize)> = (0..players.len())
-            .flat_map(|p| tasks.iter().map(move |&t| (p, t)))
+        let pairs: Vec<(usize, usize)> = (0..plan.players.len())
+            .flat_map(|p| plan.tasks.iter().map(move |&t| (p, t)))
             .collect();
         let values: Vec<f64> = pairs
             .par_iter()
-            .map(|&(p, t)| match objective {
-                Objective::Games { .. } => {
-                    let config = GameConfig {
-                        seed: game_seed(split_mix(seed ^ u64::from(generation)), t as u64),
-                        ..options.game()
-                    };
-                    let r = play_game(&config, &players[p], |_, _| Ok(()));
-                    if options.uncapped {
-                        r.uncapped_score as f64
-                    } else {
-                        f64::from(r.score)
-                    }
-                }
-                Objective::Segments {
-                    starts,
-                    lines,
-                    loss_per_line,
-                    ..
-                } => {
-                    let s = play_segment(&starts[t], options, *lines, &players[p]);
-                    s.value(
-                        &starts[t].position,
-                        *lines,
-                        options.line_cap,
-                        *loss_per_line,
-                    )
-                }
+            .map(|&(p, t)| {
+                evaluate(
+                    options,
+                    objective,
+                    seed,
+                    plan.generation,
+                    &plan.players[p],
+                    t,
+                )
             })
             .collect();
-        let per_player = tasks.len().max(1) as f64;
-        let fitness: Vec<f64> = values
-            .chunks(tasks.len().max(1))
-            .map(|c| c.iter().sum::<f64>() / per_player)
-            .collect();
-        let lambda = samples.x.len();
-        let sample_fitness = &fitness[..lambda];
-        let mean_before = fitness[lambda];
-        let start_fitness = fitness[lambda + 1];
-        checkpoint.es.tell(&samples, sample_fitness);
-        let mean = checkpoint
-            .tuned_terms_at(&checkpoint.es.mean)
-            .terms()
-            .iter()
-            .map(|t| t.1)
-            .collect();
-        checkpoint.history.push(Generation {
-            generation,
-            best_fitness: sample_fitness.iter().copied().fold(f64::MIN, f64::max),
-            samples_fitness: sample_fitness.iter().sum::<f64>() / lambda as f64,
-            mean_fitness: mean_before,
-            start_fitness,
-            sigma: checkpoint.es.sigma,
-            mean,
-        });
+        conclude(checkpoint, &plan, &values);
         after(checkpoint)?;
     }
     Ok(())

@@ -10,10 +10,9 @@ use playfield_ai::nes::Player;
 use playfield_ai::nes::ScoreWeights;
 use playfield_ai::nes::bands::Band;
 use playfield_ai::nes::bench::{BenchOptions, Format};
-use playfield_ai::nes::score::HOW_MADE;
-use playfield_ai::nes::segments::{PositionFile, make_positions, replay_positions};
+use playfield_ai::nes::segments::make_positions;
 use playfield_ai::nes::tune::{
-    CHECKPOINT_KIND, Checkpoint, Objective, SegmentSetup, Setup, fnv1a, run as run_tune,
+    Checkpoint, Objective, SegmentSetup, Setup, fnv1a, open_run, run as run_tune,
 };
 
 use crate::checks::{int, real};
@@ -165,19 +164,8 @@ fn segments_objective(
     options: &BenchOptions,
     s: &SegmentSetup,
 ) -> Result<Objective> {
-    let file = PositionFile::parse(text, options)
-        .with_context(|| format!("--segments {}", path.display()))?;
-    if file.positions.is_empty() {
-        bail!("--segments {}: the file holds no positions", path.display());
-    }
-    let starts = replay_positions(&file, options)
-        .with_context(|| format!("--segments {}", path.display()))?;
-    Ok(Objective::Segments {
-        starts,
-        per_band: s.per_band,
-        lines: s.lines,
-        loss_per_line: s.loss_per_line,
-    })
+    playfield_ai::nes::tune::segments_objective(text, options, s)
+        .with_context(|| format!("--segments {}", path.display()))
 }
 
 /// Checks that a band's run has positions at the band's first line.
@@ -336,81 +324,13 @@ pub fn run(args: &TuneArgs) -> Result<()> {
 /// options, the objective.
 fn resume(path: &Path) -> Result<(Checkpoint, BenchOptions, Objective)> {
     let text = read_text(path, "--resume", FILE_LIMIT)?;
-    let mut checkpoint: Checkpoint = serde_json::from_str(&text)
-        .with_context(|| format!("--resume {}: not a tuning checkpoint", path.display()))?;
-    if checkpoint.kind != CHECKPOINT_KIND {
-        bail!(
-            "--resume {}: kind {:?}, expected {CHECKPOINT_KIND:?}",
-            path.display(),
-            checkpoint.kind
-        );
-    }
-    let format: Format = checkpoint
-        .setup
-        .format
-        .parse()
-        .with_context(|| format!("--resume {}", path.display()))?;
-    let options = options_of(format, checkpoint.setup.linecap)?;
-    if let Err(e) = checkpoint.tuned_band() {
-        bail!("--resume {}: {e}", path.display());
-    }
-    if checkpoint.setup.start.len() != tune_terms() {
-        bail!(
-            "--resume {}: {} start terms, this build has {}",
-            path.display(),
-            checkpoint.setup.start.len(),
-            tune_terms()
-        );
-    }
-    let objective = match &checkpoint.setup.segments {
-        Some(s) => {
-            let file = PathBuf::from(&s.file);
-            let text = read_text(&file, "--resume's position file", FILE_LIMIT)?;
-            if fnv1a(text.as_bytes()) != s.hash {
-                bail!(
-                    "--resume {}: the position file {} changed since the run began",
-                    path.display(),
-                    file.display()
-                );
-            }
-            segments_objective(&text, &file, &options, s)?
-        }
-        None => Objective::Games {
-            games: checkpoint.setup.games,
-        },
-    };
+    let (mut checkpoint, options, objective) =
+        open_run(&text, &format!("--resume {}", path.display()))?;
     checkpoint.made_by.push(command_line());
     Ok((checkpoint, options, objective))
 }
 
-/// The number of terms the weights have.
-fn tune_terms() -> usize {
-    playfield_ai::nes::score::TERM_NAMES.len()
-}
-
 /// The mean weights of `c` as a weights file, with how they were made.
 fn weights_file(c: &Checkpoint) -> Result<String> {
-    let weights = c.mean_weights();
-    let mut value = serde_json::to_value(&weights)?;
-    let last = c.history.last();
-    let how = serde_json::json!({
-        "tuner": "separable CMA-ES (playfield nes tune), the mean after the last generation",
-        "commands": c.made_by,
-        "format": c.setup.format,
-        "linecap": c.setup.linecap,
-        "seed": c.setup.seed,
-        "generations": c.es.generation,
-        "population": c.setup.population,
-        "games_per_generation": c.setup.games,
-        "segments": c.setup.segments,
-        "fixed": c.setup.fixed,
-        "band": c.setup.band,
-        "last_generation": last,
-        "note": "fitness figures are on each generation's games only; judge the weights with \
-                 `playfield nes bench` on paired seeds",
-    });
-    if let Some(map) = value.as_object_mut() {
-        map.insert(HOW_MADE.to_owned(), how);
-    }
-    Ok(serde_json::to_string_pretty(&value)? + "\n")
+    Ok(c.weights_file()?)
 }

@@ -1,4 +1,13 @@
-"""AI benchmark games as Ray tasks: ``python -m playfield.distributed bench ...``.
+"""AI benchmark games and weight tuning as Ray tasks: ``python -m playfield.distributed bench ...``
+and ``python -m playfield.distributed tune --resume run.json ...``.
+
+``tune`` continues a run of ``playfield nes tune`` from its checkpoint (start one with the command
+line: ``playfield nes tune --segments positions.json ... --generations 1 --checkpoint run.json``),
+with each generation's work, every player on every game or segment, spread over Ray workers. The
+generations are planned and concluded by the same library as the command line's, and each value
+is the same library call on the same seed, so the run is the one the command line would make: the
+checkpoint it writes is the command line's, and either can resume a run the other began. The
+position file must be at the path the checkpoint names on every node.
 
 Each game is one Ray task that plays the whole game in Rust (the same library call as
 ``playfield nes play``/``bench``, with the same per-game seed derivation), so the per-game results
@@ -18,6 +27,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -191,6 +201,129 @@ def bench(args: argparse.Namespace, out=sys.stdout, err=sys.stderr) -> list[dict
             ray.shutdown()
 
 
+#: The runs each worker process has opened, by the text of the checkpoint that opened them.
+_RUNS: dict[str, Any] = {}
+
+
+def _evaluate(setup_text: str, cwd: str, weights: str, generation: int, task: int) -> float:
+    run = _RUNS.get(setup_text)
+    if run is None:
+        # The checkpoint may name its position file relative to the driver's directory.
+        if os.path.isdir(cwd):
+            os.chdir(cwd)
+        run = _playfield.TuneRun(setup_text)
+        _RUNS[setup_text] = run
+    return run.evaluate(weights, generation, task)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".playfield-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def generation_line(g: dict[str, Any]) -> str:
+    """A generation as ``playfield nes tune`` prints it (the record's floats are exact text)."""
+    best, samples, mean, start, sigma = (
+        float(g[k]) for k in ("best_fitness", "samples_fitness", "mean_fitness", "start_fitness",
+                              "sigma")
+    )
+    return (
+        f"generation {g['generation']}: best sample {best:.0f}, samples {samples:.0f}, mean "
+        f"{mean:.0f}, start {start:.0f} (mean - start {mean - start:+.0f}), sigma {sigma:.3f}"
+    )
+
+
+def tune(args: argparse.Namespace, out=sys.stdout, err=sys.stderr,
+         argv: list[str] | None = None) -> list[dict[str, Any]]:
+    """Continues a tuning run from its checkpoint for ``args.generations`` generations; writes the
+    checkpoint (and ``--out``) after each. Returns the generations' records."""
+    import ray
+
+    try:
+        with open(args.resume) as f:
+            text = f.read()
+    except OSError as e:
+        raise ValueError(f"--resume {args.resume}: {e.strerror}") from e
+    run = _playfield.TuneRun(text, what=f"--resume {args.resume}")
+    words = sys.argv[1:] if argv is None else argv
+    run.add_command(" ".join(["python -m playfield.distributed"] + list(words)))
+    checkpoint_path = args.checkpoint or args.resume
+    for option, path in (("--checkpoint", checkpoint_path), ("--out", args.out)):
+        if path and not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
+            raise ValueError(f"{option} {path}: its directory cannot be written")
+    started_here = False
+    if not ray.is_initialized():
+        init: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
+        if args.address:
+            init["address"] = args.address
+        elif args.num_cpus:
+            init["num_cpus"] = args.num_cpus
+        ray.init(**init)
+        started_here = True
+    records = []
+    try:
+        remote = ray.remote(max_retries=args.max_retries, retry_exceptions=False)(_evaluate)
+        # Every worker opens the run once from the starting checkpoint: a value depends only on
+        # the run's settings, the generation and the task.
+        setup_ref = ray.put(text)
+        cwd = os.getcwd()
+        for _ in range(args.generations):
+            plan = run.plan()
+            players, tasks, generation = plan["players"], plan["tasks"], plan["generation"]
+            pairs = [(p, t) for p in range(len(players)) for t in tasks]
+            values: list[float | None] = [None] * len(pairs)
+            attempts = [0] * len(pairs)
+            pending: dict[Any, int] = {}
+
+            def submit(i: int) -> None:
+                attempts[i] += 1
+                p, t = pairs[i]
+                pending[remote.remote(setup_ref, cwd, players[p], generation, t)] = i
+
+            for i in range(len(pairs)):
+                submit(i)
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=5.0)
+                for ref in done:
+                    i = pending.pop(ref)
+                    try:
+                        values[i] = ray.get(ref)
+                    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
+                            ray.exceptions.ObjectLostError) as e:
+                        if attempts[i] > args.max_retries:
+                            raise RuntimeError(
+                                f"generation {generation}: a value failed {attempts[i]} times; "
+                                f"last error: {e}"
+                            ) from e
+                        submit(i)
+                    except ray.exceptions.RayTaskError as e:
+                        # The run itself refused (a position file missing on a node, ...).
+                        raise RuntimeError(f"generation {generation}: {e.cause}") from e
+            record = json.loads(run.conclude([float(v) for v in values]))
+            records.append(record)
+            print(generation_line(record), file=out, flush=True)
+            _write_atomically(checkpoint_path, run.checkpoint_json())
+            if args.out:
+                _write_atomically(args.out, run.weights_json())
+        print(f"{run.generation} generations, checkpoint {checkpoint_path}"
+              + (f", weights {args.out}" if args.out else ""), file=out, flush=True)
+        return records
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m playfield.distributed", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,11 +345,31 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--num-cpus", type=int, default=None, help="CPUs of the embedded local Ray")
     b.add_argument("--max-retries", type=int, default=3, help="attempts per game after a crash")
     b.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    t = sub.add_parser("tune", help="continue a `playfield nes tune` run with its work on Ray")
+    t.add_argument("--resume", required=True,
+                   help="the run's checkpoint (start one with `playfield nes tune --checkpoint`)")
+    t.add_argument("--generations", type=int, default=1, help="generations to run, at least 1")
+    t.add_argument("--checkpoint", default=None,
+                   help="where to write the checkpoint (default: back to --resume)")
+    t.add_argument("--out", default=None, help="where to write the mean weights")
+    t.add_argument("--address", default=None, help="Ray cluster address (default: start locally)")
+    t.add_argument("--num-cpus", type=int, default=None, help="CPUs of the embedded local Ray")
+    t.add_argument("--max-retries", type=int, default=3, help="attempts per value after a crash")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "tune":
+        if args.generations < 1:
+            print("error: --generations must be at least 1", file=sys.stderr)
+            return 2
+        try:
+            tune(args, argv=argv)
+        except (ValueError, RuntimeError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        return 0
     if args.games < 1:
         print("error: --games must be at least 1", file=sys.stderr)
         return 2
