@@ -20,6 +20,7 @@ pub mod eval;
 pub mod field;
 pub mod game;
 pub mod input;
+pub mod learned;
 pub mod player;
 pub mod players;
 pub mod reach;

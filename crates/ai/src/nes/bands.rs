@@ -193,7 +193,10 @@ impl ScoreWeights {
             .into_iter()
             .map(|(name, value)| replaced.get(name).copied().unwrap_or(value))
             .collect();
-        ScoreWeights::from_terms(&values)
+        ScoreWeights {
+            value: self.value.clone(),
+            ..ScoreWeights::from_terms(&values)
+        }
     }
 
     /// These weights with `band` replacing the terms in which `within` differs from the base

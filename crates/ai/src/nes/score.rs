@@ -20,6 +20,7 @@ use thiserror::Error;
 use super::bands::Bands;
 use super::field::{FULL_ROW, Field};
 use super::input::InputModel;
+use super::learned::{self, FEATURE_NAMES, LearnedValue};
 use super::reach;
 use super::search::Gravity;
 use super::terms::Term;
@@ -134,6 +135,11 @@ pub struct ScoreWeights {
     /// them plays by the terms above at every level.
     #[serde(default, skip_serializing_if = "Bands::is_empty")]
     pub bands: Bands,
+    /// A board value learned from the game ([`super::learned`]): where it applies, a placement
+    /// is rated by its clear's points plus this value of the board it leaves, the terms above
+    /// being one of its features; a file without it plays by the terms alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<LearnedValue>,
 }
 
 impl ScoreWeights {
@@ -402,6 +408,10 @@ impl ScoreWeights {
             return 0.0;
         }
         let after = ctx.after(cleared);
+        if self.value.is_some() && learned::applies(ctx) {
+            // The learned value is in points: a clear is worth exactly what it scores.
+            return f64::from(rules::line_clear_points(cleared, after.level)) / 1000.0;
+        }
         // The points use the level after the lines are counted, as `addLineClearPoints` does.
         let points = f64::from(rules::line_clear_points(cleared, after.level)) / 1000.0;
         let mut reward = self.points * points;
@@ -501,10 +511,26 @@ impl ScoreWeights {
     }
 
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
-    /// frames ([`press_frames`]): the sum of [`ScoreWeights::board_terms`].
+    /// frames ([`press_frames`]): the learned value where there is one and it applies
+    /// ([`super::learned`]), else the terms' ([`ScoreWeights::terms_board_value`]); the sum of
+    /// [`ScoreWeights::board_terms`] either way.
     #[inline]
     #[must_use]
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
+        if let Some(value) = &self.value
+            && learned::applies(ctx)
+        {
+            let features = learned::features(self, field, ctx, presses);
+            return value.value(gravity_class(ctx.judged_gravity()), &features);
+        }
+        self.terms_board_value(field, ctx, presses)
+    }
+
+    /// The terms' value of a board (higher is better), without a learned value: the sum of
+    /// the terms of [`ScoreWeights::board_terms`].
+    #[inline]
+    #[must_use]
+    pub fn terms_board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
         // -0.0 is the sum's exact identity: the value is the terms added in order, to the bit.
         let mut sum = -0.0;
         self.each_board_term(field, ctx, presses, |_, value| sum += value);
@@ -515,6 +541,18 @@ impl ScoreWeights {
     /// measures, 0 where the term does not apply), in a fixed order.
     #[must_use]
     pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> Vec<Term> {
+        if let Some(value) = &self.value
+            && learned::applies(ctx)
+        {
+            let features = learned::features(self, field, ctx, presses);
+            let class = gravity_class(ctx.judged_gravity());
+            return FEATURE_NAMES
+                .iter()
+                .zip(features)
+                .zip(value.coefficients[class])
+                .map(|((&name, f), c)| Term { name, value: c * f })
+                .collect();
+        }
         let mut terms = Vec::with_capacity(14);
         self.each_board_term(field, ctx, presses, |name, value| {
             terms.push(Term { name, value });
@@ -1092,6 +1130,62 @@ mod tests {
             ..benchmark_context(18, [0, 0])
         };
         assert!(w.clear_reward(4, &ctx, false) > 4.0 * w.clear_reward(1, &ctx, false));
+    }
+
+    #[test]
+    fn with_a_learned_value_a_clear_is_worth_its_points_and_a_board_its_value() {
+        let mut coefficients = [[0.0; learned::FEATURES]; 4];
+        coefficients[0][0] = 5.0; // the bias of level 18's gravity
+        coefficients[0][1] = 0.5; // half the terms' value
+        let w = ScoreWeights {
+            value: Some(LearnedValue { coefficients }),
+            ..ScoreWeights::shipped()
+        };
+        let ctx = Context {
+            double_speed_level: None,
+            ..benchmark_context(18, [0, 0])
+        };
+        // Exactly the points `addLineClearPoints` adds, in thousands: no burn cost, no bonus.
+        assert_eq!(w.clear_reward(4, &ctx, false), 22.8);
+        assert_eq!(w.clear_reward(1, &ctx, true), 0.76);
+        let mut field = Field::default();
+        field.rows[19] = 0b01_1111_1110;
+        let presses = press_frames(&ctx.input);
+        let terms = ScoreWeights::shipped().board_value(&field, &ctx, &presses);
+        let value = w.board_value(&field, &ctx, &presses);
+        assert!(
+            (value - (5.0 + 0.5 * terms)).abs() < 1e-9,
+            "{value} {terms}"
+        );
+        let sum: f64 = w
+            .board_terms(&field, &ctx, &presses)
+            .iter()
+            .map(|t| t.value)
+            .sum();
+        assert!((sum - value).abs() < 1e-9);
+        // Where the points count no more, the terms decide, as without a learned value.
+        let survival = Context {
+            survival: true,
+            ..ctx.clone()
+        };
+        assert_eq!(
+            w.board_value(&field, &survival, &presses),
+            ScoreWeights::shipped().board_value(&field, &survival, &presses)
+        );
+        assert_eq!(w.clear_reward(4, &survival, false), 0.0);
+        // A band's weights keep the value.
+        let banded = ScoreWeights::parse(&serde_json::to_string(&w).unwrap().replacen(
+            '{',
+            r#"{"bands":{"29":{"tetris":60.0}},"#,
+            1,
+        ))
+        .unwrap();
+        assert_eq!(
+            banded
+                .band_weights(crate::nes::bands::Band::FromLevel(29))
+                .value,
+            w.value
+        );
     }
 
     #[test]

@@ -196,6 +196,19 @@ fn decision_context(
     }
 }
 
+/// The context the score player judges the boards of a decision in (see `decision_context`),
+/// for the learned value's samples.
+pub(crate) fn board_context(
+    player: &Player,
+    w: &ScoreWeights,
+    situation: Situation,
+    field: &Field,
+    current: usize,
+    next: Option<usize>,
+) -> Context {
+    decision_context(player, w, situation, field, current, next)
+}
+
 /// How far the score player looked at a placement: the board alone, with the preview (or the
 /// expected preview), or one piece deeper. Values of different stages are not comparable: only
 /// the placements that lead at one stage go on to the next.

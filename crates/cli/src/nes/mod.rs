@@ -2,6 +2,7 @@
 //! play), `watch` (watch the AI), `bench` (AI games with statistics), and `replay` (a movie).
 
 mod bench;
+mod learn;
 mod play;
 pub(crate) mod players;
 mod replay;
@@ -57,6 +58,14 @@ pub enum Command {
                       playfield nes bench --format betatetris --games 100 --weights tuned.json"
     )]
     Tune(tune::TuneArgs),
+    /// Learn a board value from games (the points each board was followed by, fitted on its
+    /// features), play with it and learn again; write the weights with the value.
+    #[command(
+        after_help = "Examples:\n  playfield nes learn --games 64 --iterations 3 --out \
+                      learned.json\n  playfield nes bench --format betatetris --held-out --games \
+                      100 --weights learned.json"
+    )]
+    Learn(learn::LearnArgs),
     /// Compare weights files on the same saved positions: each plays a segment from every
     /// position (of one band, or all), paired against the first, with 95 % intervals.
     #[command(
@@ -88,6 +97,7 @@ pub fn run(cmd: Command) -> Result<()> {
         Command::Watch(args) => watch::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Tune(args) => tune::run(&args),
+        Command::Learn(args) => learn::run(&args),
         Command::Segments(args) => segments::run(&args),
         Command::Surface(args) => surface::run(&args),
         Command::Replay(args) => replay::run(&args),

@@ -641,3 +641,79 @@ fn held_out_games_are_other_games_and_say_so() {
     let text = summary(&[]);
     assert!(!text.contains("held-out"), "{text}");
 }
+
+#[test]
+fn a_value_is_learned_from_games_and_played_with() {
+    let dir = std::env::temp_dir().join(format!("playfield-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let learned = dir.join("learned.json");
+    let learned = learned.to_str().unwrap();
+    let out = playfield(
+        &[
+            "nes",
+            "learn",
+            "--linecap",
+            "12",
+            "--games",
+            "2",
+            "--iterations",
+            "2",
+            "--lambda",
+            "1",
+            "--out",
+            learned,
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("iteration 1:") && text.contains("iteration 2:"),
+        "{text}"
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(learned).unwrap()).unwrap();
+    assert_eq!(file["how_made"]["iterations"].as_array().unwrap().len(), 2);
+    assert_eq!(file["how_made"]["linecap"], 12);
+    let level_18 = file["value"]["by_gravity"]["level_18"].as_array().unwrap();
+    assert_eq!(
+        level_18.len(),
+        file["value"]["features"].as_array().unwrap().len()
+    );
+    // Only the terms' value and the lines left are fitted by default.
+    assert_eq!(level_18[2], 0.0, "holes");
+    assert_ne!(level_18[1], 0.0, "terms_value");
+    // The file plays: the bench loads it.
+    let games = json_objects(playfield(
+        &[
+            "nes",
+            "bench",
+            "--format",
+            "betatetris",
+            "--linecap",
+            "12",
+            "--games",
+            "1",
+            "--weights",
+            learned,
+            "--json",
+        ],
+        "1",
+    ));
+    assert!(games[0]["lines"].as_u64().is_some());
+    // A format without a line cap has no lines left to learn from.
+    let out = playfield(
+        &[
+            "nes", "learn", "--format", "rom", "--games", "1", "--out", learned,
+        ],
+        "1",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a line cap"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
