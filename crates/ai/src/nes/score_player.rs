@@ -8,6 +8,8 @@
 //! when the placement locks before it is seen (a high stack), the leading candidates are looked
 //! at one piece deeper under each of the seven previews.
 
+use std::borrow::Cow;
+
 use playfield_nes::{GameType, Piece, rules};
 
 use super::field::{Field, transition_probability};
@@ -356,6 +358,17 @@ fn situation_gravity(situation: &Situation) -> Gravity {
     Gravity::with_double_speed(situation.level, situation.double_speed_level)
 }
 
+/// The weights of a decision in `situation`: its band's ([`ScoreWeights::at_level`]) while the
+/// player plays for points; the base terms where it plays to survive (the ROM's score maxed, or
+/// a clear that would freeze or crash the game), for which the bands were not made.
+fn decision_weights<'a>(w: &'a ScoreWeights, situation: &Situation) -> Cow<'a, ScoreWeights> {
+    if situation.score_maxed || situation.unsafe_clears != 0 {
+        Cow::Borrowed(w)
+    } else {
+        w.at_level(situation.level, situation_gravity(situation))
+    }
+}
+
 /// The score player's choice for the active piece; see the module comment.
 pub(crate) fn decide(
     player: &Player,
@@ -366,7 +379,7 @@ pub(crate) fn decide(
     situation: Situation,
     next: Option<Piece>,
 ) -> Option<Decision> {
-    let banded = w.at_level(situation.level, situation_gravity(&situation));
+    let banded = decision_weights(w, &situation);
     let (placements, rated, ctx) = rate(player, &banded, ws, page, start, situation, next);
     let best = rated.iter().min_by(|a, b| ranking_order(a, b))?;
     let inputs = ws.second.inputs(&placements[best.index]);
@@ -396,7 +409,7 @@ pub(crate) fn rank(
     situation: Situation,
     next: Option<Piece>,
 ) -> Vec<Ranked> {
-    let w: &ScoreWeights = &w.at_level(situation.level, situation_gravity(&situation));
+    let w: &ScoreWeights = &decision_weights(w, &situation);
     let (placements, mut rated, ctx) = rate(player, w, ws, page, start, situation, next);
     rated.sort_by(ranking_order);
     let presses = press_frames(&player.input);
@@ -637,6 +650,34 @@ mod tests {
                 "{cleared} rows"
             );
         }
+    }
+
+    #[test]
+    fn a_band_holds_while_the_player_plays_for_points_and_not_once_it_plays_to_survive() {
+        let mut banded = ScoreWeights::shipped();
+        let mut band = std::collections::BTreeMap::new();
+        band.insert("safe_height_fast".to_owned(), 11.0);
+        banded
+            .bands
+            .set(crate::nes::bands::Band::FromLevel(29), &band)
+            .unwrap();
+        let at = |score_maxed: bool, unsafe_clears: u8| Situation {
+            score_maxed,
+            unsafe_clears,
+            ..Situation::a_type(30, 250)
+        };
+        assert_eq!(
+            decision_weights(&banded, &at(false, 0)).safe_height_fast,
+            11.0
+        );
+        assert_eq!(
+            decision_weights(&banded, &at(true, 0)).safe_height_fast,
+            7.0
+        );
+        assert_eq!(
+            decision_weights(&banded, &at(false, 1 << 4)).safe_height_fast,
+            7.0
+        );
     }
 
     #[test]
