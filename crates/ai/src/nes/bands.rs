@@ -226,9 +226,17 @@ mod tests {
         Gravity::with_double_speed(level, Some(39))
     }
 
+    /// The shipped weights' terms, without their bands.
+    fn base_terms() -> ScoreWeights {
+        ScoreWeights {
+            bands: Bands::default(),
+            ..ScoreWeights::shipped()
+        }
+    }
+
     #[test]
     fn a_band_changes_the_weights_from_its_level_on_and_only_there() {
-        let base = ScoreWeights::shipped();
+        let base = base_terms();
         let text = serde_json::to_string(&base).unwrap().replacen(
             '{',
             r#"{"bands":{"29":{"tetris":60.0,"burn":-20.0}},"#,
@@ -260,7 +268,7 @@ mod tests {
 
     #[test]
     fn the_double_speed_band_holds_while_the_gravity_is_doubled() {
-        let base = ScoreWeights::shipped();
+        let base = base_terms();
         let mut banded = base.with_band(
             Band::FromLevel(29),
             &ScoreWeights {
@@ -290,7 +298,7 @@ mod tests {
 
     #[test]
     fn bad_bands_say_what_is_wrong() {
-        let json = serde_json::to_string(&ScoreWeights::shipped()).unwrap();
+        let json = serde_json::to_string(&base_terms()).unwrap();
         let with = |bands: &str| ScoreWeights::parse(&json.replacen('{', bands, 1));
         let e = with(r#"{"bands":{"29":{"tetriz":1}},"#)
             .unwrap_err()

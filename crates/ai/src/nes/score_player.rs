@@ -485,6 +485,8 @@ mod tests {
         let start = PieceState::spawn(Piece::T.spawn_orientation(), 0);
         let situation = Situation::a_type(level, 250);
         let d = decide(&player, &w, &mut ws, page, start, situation, None).unwrap();
+        // The decision's weights: the band's where one holds.
+        let w = decision_weights(&w, &situation).into_owned();
         let presses = press_frames(&input);
         let mut field = Field::from_page(page);
         let ctx = decision_context(&player, &w, situation, &field, 0, None);

@@ -71,8 +71,9 @@ pub struct Setup {
     /// weights at the start, and segments come from the band's first line only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<String>,
-    /// When a band is tuned: the start weights as a weights file's text (read back to the
-    /// same numbers), whose base terms and other bands the samples keep.
+    /// The start weights as a weights file's text (read back to the same numbers): when a band
+    /// is tuned, the samples keep their base terms and other bands; else their bands (and
+    /// learned value). Checkpoints without it tune the terms alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
 }
@@ -182,9 +183,25 @@ impl Checkpoint {
     pub fn weights_at(&self, x: &[f64]) -> ScoreWeights {
         let tuned = self.tuned_terms_at(x);
         match self.tuned_band().expect("the setup was checked") {
-            None => tuned,
+            // The base terms tuned, the start's bands (and learned value) kept.
+            None => match self.base_weights() {
+                Some(base) => ScoreWeights {
+                    bands: base.bands,
+                    value: base.value,
+                    ..tuned
+                },
+                None => tuned,
+            },
             Some((band, base)) => base.with_band(band, &tuned),
         }
+    }
+
+    /// The start weights as the setup keeps them (`base`), when it does and they parse.
+    fn base_weights(&self) -> Option<ScoreWeights> {
+        self.setup
+            .base
+            .as_deref()
+            .and_then(|text| ScoreWeights::parse(text).ok())
     }
 
     /// The weights the run started from (all bands).
@@ -194,7 +211,9 @@ impl Checkpoint {
     #[must_use]
     pub fn start_weights(&self) -> ScoreWeights {
         match self.tuned_band().expect("the setup was checked") {
-            None => ScoreWeights::from_terms(&self.setup.start),
+            None => self
+                .base_weights()
+                .unwrap_or_else(|| ScoreWeights::from_terms(&self.setup.start)),
             Some((_, base)) => base,
         }
     }
@@ -595,12 +614,17 @@ mod tests {
         let c = Checkpoint::new(s, 0.5, "test".into());
         assert_eq!(c.start_weights(), base);
         let w = c.weights_at(&[1.0; 30]);
-        // The base terms are the start's; the band's moved, but for the fixed one.
-        let without_bands = ScoreWeights {
+        // The base terms are the start's, and its other bands; the band's moved, but for the
+        // fixed one.
+        let without_bands = |w: &ScoreWeights| ScoreWeights {
             bands: Default::default(),
             ..w.clone()
         };
-        assert_eq!(without_bands, base);
+        assert_eq!(without_bands(&w), without_bands(&base));
+        assert_eq!(
+            w.band_weights(Band::FromLevel(29)),
+            base.band_weights(Band::FromLevel(29))
+        );
         let band = w.band_weights(Band::DoubleSpeed);
         assert_ne!(band.tetris, base.tetris);
         assert_eq!(band.surface, base.surface);
@@ -609,6 +633,14 @@ mod tests {
         let mut bad = c.clone();
         bad.setup.band = Some("fast".into());
         assert!(bad.tuned_band().is_err());
+        // Tuning the base terms keeps the start's bands.
+        let mut s = setup(0);
+        s.base = Some(serde_json::to_string(&base).unwrap());
+        let c = Checkpoint::new(s, 0.5, "test".into());
+        assert_eq!(c.start_weights(), base);
+        let w = c.weights_at(&[1.0; 30]);
+        assert_ne!(w.tetris, base.tetris);
+        assert_eq!(w.bands, base.bands);
     }
 
     #[test]

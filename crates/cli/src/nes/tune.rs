@@ -225,7 +225,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                 segments: None,
                 fixed: args.fixed.clone(),
                 band: args.band.map(|b| b.to_string()),
-                base: args.band.map(|_| start_text),
+                // Kept whole: a base-terms run keeps the start's bands, a band's run its base.
+                base: Some(start_text),
             };
             if let Some(bad) = args
                 .fixed
