@@ -347,13 +347,15 @@ pub struct FitReport {
     pub r_squared: f64,
 }
 
-/// Fits a value to `samples` by ridge regression, one per gravity: the features standardised,
-/// the penalty `ridge` times the sample count on every coefficient but the bias. A gravity with
+/// Fits a value to `samples` by ridge regression on the `used` features, one per gravity: the
+/// features standardised, the penalty `ridge` times the sample count on every coefficient but
+/// the bias. A gravity with
 /// fewer samples than twice the features keeps `fallback`'s coefficients.
 #[must_use]
 pub fn fit(
     samples: &[Sample],
     ridge: f64,
+    used: &[bool; FEATURES],
     fallback: &LearnedValue,
 ) -> (LearnedValue, Vec<FitReport>) {
     let mut out = fallback.clone();
@@ -379,7 +381,12 @@ pub fn fit(
                 .map(|s| (s.features[j] - mean[j]).powi(2))
                 .sum::<f64>()
                 / nf;
-            sd[j] = if var > 1e-12 { var.sqrt() } else { 0.0 };
+            // A feature left out counts as constant: its coefficient is held at 0.
+            sd[j] = if used[j] && var > 1e-12 {
+                var.sqrt()
+            } else {
+                0.0
+            };
         }
         let z = |s: &Sample, j: usize| -> f64 {
             if j == 0 {
@@ -696,7 +703,7 @@ mod tests {
         let zero = LearnedValue {
             coefficients: [[0.0; FEATURES]; 4],
         };
-        let (value, reports) = fit(&samples, 0.0, &zero);
+        let (value, reports) = fit(&samples, 0.0, &[true; FEATURES], &zero);
         let c = value.coefficients[1];
         assert!(
             (c[0] - 3.0).abs() < 1e-6 && (c[1] - 2.0).abs() < 1e-6 && (c[2] + 0.5).abs() < 1e-6,

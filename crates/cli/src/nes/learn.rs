@@ -119,7 +119,7 @@ pub fn run(args: &LearnArgs) -> Result<()> {
             None => {
                 let samples: Vec<learned::Sample> =
                     collected.games.iter().flatten().cloned().collect();
-                learned::fit(&samples, args.ridge, &value).0
+                learned::fit(&samples, args.ridge, &used, &value).0
             }
         };
         let reports = learned::explained(&collected.games, &value);

@@ -708,6 +708,30 @@ fn a_value_is_learned_from_games_and_played_with() {
         "1",
     ));
     assert!(games[0]["lines"].as_u64().is_some());
+    // The regression on the points to the end fits the same features.
+    let out = playfield(
+        &[
+            "nes",
+            "learn",
+            "--linecap",
+            "12",
+            "--games",
+            "2",
+            "--out",
+            learned,
+        ],
+        "1",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(learned).unwrap()).unwrap();
+    let level_18 = file["value"]["by_gravity"]["level_18"].as_array().unwrap();
+    assert_eq!(level_18[2], 0.0, "holes");
+    assert_ne!(level_18[1], 0.0, "terms_value");
     // A format without a line cap has no lines left to learn from.
     let out = playfield(
         &[
