@@ -796,15 +796,7 @@ fn next_play_buttons_gated<G>(
     let Some(piece) = nes.piece_state() else {
         return Buttons::NONE;
     };
-    let situation = Situation {
-        level: nes.level(),
-        lines: nes.line_count(),
-        game_type: nes.game_type(),
-        double_speed_level: config.double_speed_level,
-        line_cap: config.max_lines,
-        unsafe_clears: 0,
-        score_maxed: config.survive_at_max_score && nes.score() >= playfield_nes::rules::SCORE_CAP,
-    };
+    let situation = Situation::of(nes, config);
     let reaction = player.input.reaction;
     let waiting = (piece.autorepeat_y as i8) < OPENING_DELAY_PLAN_AT;
     // The presses after the lock belong to the piece's latest decision, which sets them (a piece
@@ -882,6 +874,24 @@ pub const FROZEN_AFTER_LAG_FRAMES: u32 = 18_000;
 
 /// The clears (bit `n` for `n` rows) that would freeze or crash the game if a piece locked
 /// them now, however the player plays them of the ways [`CLEAR_PLAYS`] lists
+impl Situation {
+    /// The situation of the piece in play in `nes`, a game of `config` (no clear known unsafe
+    /// yet: the decision looks that up where the lag levels make it matter).
+    #[must_use]
+    pub fn of(nes: &Nes, config: &GameConfig) -> Situation {
+        Situation {
+            level: nes.level(),
+            lines: nes.line_count(),
+            game_type: nes.game_type(),
+            double_speed_level: config.double_speed_level,
+            line_cap: config.max_lines,
+            unsafe_clears: 0,
+            score_maxed: config.survive_at_max_score
+                && nes.score() >= playfield_nes::rules::SCORE_CAP,
+        }
+    }
+}
+
 /// ([`Nes::clear_outcome`]): the player builds for the others.
 fn unsafe_clears(nes: &Nes) -> u8 {
     (1..=4u8)

@@ -256,14 +256,10 @@ fn context_at(
     config: &GameConfig,
     nes: &playfield_nes::Nes,
 ) -> Context {
+    // Points count to the end in the formats a value is learned in.
     let situation = Situation {
-        level: nes.level(),
-        lines: nes.line_count(),
-        game_type: nes.game_type(),
-        double_speed_level: config.double_speed_level,
-        line_cap: config.max_lines,
-        unsafe_clears: 0,
         score_maxed: false,
+        ..Situation::of(nes, config)
     };
     let field = Field::from_page(nes.playfield_page());
     let current = nes
@@ -336,6 +332,31 @@ pub fn collect(options: &BenchOptions, seed: u64, games: u64, player: &Player) -
     out
 }
 
+/// The mean and standard deviation of each of the `used` features over `rows` (the bias and the
+/// features left out or constant get a deviation of 0: no column of their own).
+fn standardise<'a>(
+    rows: impl Iterator<Item = &'a Sample> + Clone,
+    used: &[bool; FEATURES],
+) -> ([f64; FEATURES], [f64; FEATURES]) {
+    let n = rows.clone().count().max(1) as f64;
+    let mut mean = [0.0; FEATURES];
+    let mut sd = [0.0; FEATURES];
+    for j in 1..FEATURES {
+        mean[j] = rows.clone().map(|s| s.features[j]).sum::<f64>() / n;
+        let var = rows
+            .clone()
+            .map(|s| (s.features[j] - mean[j]).powi(2))
+            .sum::<f64>()
+            / n;
+        sd[j] = if used[j] && var > 1e-12 {
+            var.sqrt()
+        } else {
+            0.0
+        };
+    }
+    (mean, sd)
+}
+
 /// How well a fit explains its samples, for one gravity.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FitReport {
@@ -372,22 +393,7 @@ pub fn fit(
             continue;
         }
         let nf = n as f64;
-        let mut mean = [0.0; FEATURES];
-        let mut sd = [1.0; FEATURES];
-        for j in 1..FEATURES {
-            mean[j] = rows.iter().map(|s| s.features[j]).sum::<f64>() / nf;
-            let var = rows
-                .iter()
-                .map(|s| (s.features[j] - mean[j]).powi(2))
-                .sum::<f64>()
-                / nf;
-            // A feature left out counts as constant: its coefficient is held at 0.
-            sd[j] = if used[j] && var > 1e-12 {
-                var.sqrt()
-            } else {
-                0.0
-            };
-        }
+        let (mean, sd) = standardise(rows.iter().copied(), used);
         let z = |s: &Sample, j: usize| -> f64 {
             if j == 0 {
                 1.0
@@ -504,17 +510,7 @@ pub fn fit_lstd(
         return None;
     }
     let nf = n as f64;
-    let mut mean = [0.0; FEATURES];
-    let mut sd = [0.0; FEATURES];
-    for j in 1..FEATURES {
-        mean[j] = all.iter().map(|s| s.features[j]).sum::<f64>() / nf;
-        let var = all
-            .iter()
-            .map(|s| (s.features[j] - mean[j]).powi(2))
-            .sum::<f64>()
-            / nf;
-        sd[j] = var.sqrt();
-    }
+    let (mean, sd) = standardise(all.iter().copied(), used);
     let phi = |s: &Sample| -> Vec<(usize, f64)> {
         let base = s.class * FEATURES;
         let mut out = vec![(base, 1.0)];

@@ -115,6 +115,21 @@ def summary_line(s: dict[str, Any], as_json: bool) -> str | None:
     )
 
 
+def _start_ray(args: argparse.Namespace) -> bool:
+    """Starts Ray (joins ``--address``, else an embedded one) unless it runs; whether it did."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    init: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
+    if args.address:
+        init["address"] = args.address
+    elif args.num_cpus:
+        init["num_cpus"] = args.num_cpus
+    ray.init(**init)
+    return True
+
+
 def bench(args: argparse.Namespace, out=sys.stdout, err=sys.stderr) -> list[dict[str, Any]]:
     """Runs the benchmark; prints games in order as they complete and the summary."""
     import ray
@@ -135,15 +150,7 @@ def bench(args: argparse.Namespace, out=sys.stdout, err=sys.stderr) -> list[dict
         level=args.level, game_type=options["game_type"], height=args.height, music=args.music,
         input=args.input, das=options["das"], reaction=args.reaction,
     )
-    started_here = False
-    if not ray.is_initialized():
-        init: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
-        if args.address:
-            init["address"] = args.address
-        elif args.num_cpus:
-            init["num_cpus"] = args.num_cpus
-        ray.init(**init)
-        started_here = True
+    started_here = _start_ray(args)
     try:
         remote = ray.remote(max_retries=args.max_retries, retry_exceptions=False)(_play)
         seeds = [_playfield.nes_game_seed(args.seed, i) for i in range(args.games)]
@@ -262,15 +269,7 @@ def tune(args: argparse.Namespace, out=sys.stdout, err=sys.stderr,
     for option, path in (("--checkpoint", checkpoint_path), ("--out", args.out)):
         if path and not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK):
             raise ValueError(f"{option} {path}: its directory cannot be written")
-    started_here = False
-    if not ray.is_initialized():
-        init: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
-        if args.address:
-            init["address"] = args.address
-        elif args.num_cpus:
-            init["num_cpus"] = args.num_cpus
-        ray.init(**init)
-        started_here = True
+    started_here = _start_ray(args)
     records = []
     try:
         remote = ray.remote(max_retries=args.max_retries, retry_exceptions=False)(_evaluate)
