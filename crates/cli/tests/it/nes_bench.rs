@@ -651,45 +651,47 @@ fn a_value_is_learned_from_games_and_played_with() {
     std::fs::create_dir_all(&dir).unwrap();
     let learned = dir.join("learned.json");
     let learned = learned.to_str().unwrap();
-    let out = playfield(
-        &[
+    // Learns with `fit` (options after the shared ones); returns what it printed and wrote.
+    let learn = |fit: &[&str]| {
+        let mut args = vec![
             "nes",
             "learn",
             "--linecap",
             "12",
             "--games",
             "2",
-            "--iterations",
-            "2",
-            "--lambda",
-            "1",
             "--out",
             learned,
-        ],
-        "1",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+        ];
+        args.extend_from_slice(fit);
+        let out = playfield(&args, "1");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(learned).unwrap()).unwrap();
+        (String::from_utf8(out.stdout).unwrap(), file)
+    };
+    // Only the terms' value and the lines left are fitted by default, by either fit.
+    let fits_the_terms_and_lines = |file: &serde_json::Value| {
+        let level_18 = file["value"]["by_gravity"]["level_18"].as_array().unwrap();
+        assert_eq!(
+            level_18.len(),
+            file["value"]["features"].as_array().unwrap().len()
+        );
+        assert_eq!(level_18[2], 0.0, "holes");
+        assert_ne!(level_18[1], 0.0, "terms_value");
+    };
+    let (text, file) = learn(&["--iterations", "2", "--lambda", "1"]);
     assert!(
         text.contains("iteration 1:") && text.contains("iteration 2:"),
         "{text}"
     );
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(learned).unwrap()).unwrap();
     assert_eq!(file["how_made"]["iterations"].as_array().unwrap().len(), 2);
     assert_eq!(file["how_made"]["linecap"], 12);
-    let level_18 = file["value"]["by_gravity"]["level_18"].as_array().unwrap();
-    assert_eq!(
-        level_18.len(),
-        file["value"]["features"].as_array().unwrap().len()
-    );
-    // Only the terms' value and the lines left are fitted by default.
-    assert_eq!(level_18[2], 0.0, "holes");
-    assert_ne!(level_18[1], 0.0, "terms_value");
+    fits_the_terms_and_lines(&file);
     // The file plays: the bench loads it.
     let games = json_objects(playfield(
         &[
@@ -708,30 +710,8 @@ fn a_value_is_learned_from_games_and_played_with() {
         "1",
     ));
     assert!(games[0]["lines"].as_u64().is_some());
-    // The regression on the points to the end fits the same features.
-    let out = playfield(
-        &[
-            "nes",
-            "learn",
-            "--linecap",
-            "12",
-            "--games",
-            "2",
-            "--out",
-            learned,
-        ],
-        "1",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(learned).unwrap()).unwrap();
-    let level_18 = file["value"]["by_gravity"]["level_18"].as_array().unwrap();
-    assert_eq!(level_18[2], 0.0, "holes");
-    assert_ne!(level_18[1], 0.0, "terms_value");
+    // The regression on the points to the end.
+    fits_the_terms_and_lines(&learn(&[]).1);
     // A format without a line cap has no lines left to learn from.
     let out = playfield(
         &[
