@@ -689,13 +689,15 @@ fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
     game_seed(run_seed, u64::from(index))
 }
 
-/// Plays one whole AI game from power-on (Birken's player), as `playfield nes play` does for
-/// one game with this `seed` (already derived per game); returns a dict with score, lines,
+/// Plays one whole AI game from power-on with `player` (a name of the registry: `score`, the
+/// default, or `birken`), as `playfield nes bench --player NAME` does for one game with this
+/// `seed` (already derived per game; past the ROM's 999,999 the score player plays to survive,
+/// as there); returns a dict with score, lines,
 /// level, frames, pieces and end (the JSON text of the end reason, as the command line prints it),
 /// and lag_modelled: whether `rom` (a path, default `$PLAYFIELD_ROM` when set, `""` for none)
 /// gave the engine the program its lag model runs (a game can then end in a crash).
 #[pyfunction]
-#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None, index = 0, rom = None))]
+#[pyo3(signature = (seed, level = 18, game_type = 0, height = 0, music = 3, input = "X.", das = true, reaction = 18, max_lines = None, max_frames = None, index = 0, rom = None, player = "score"))]
 #[allow(clippy::too_many_arguments)]
 fn play_nes_game<'py>(
     py: Python<'py>,
@@ -711,6 +713,7 @@ fn play_nes_game<'py>(
     max_frames: Option<u64>,
     index: u32,
     rom: Option<&str>,
+    player: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let program = given_rom(rom)?.map(|r| r.data.program);
     let lag_modelled = program.is_some();
@@ -728,10 +731,11 @@ fn play_nes_game<'py>(
         stop_at_max_score: false,
         double_speed_level: None,
         held_out: false,
-        survive_at_max_score: false,
+        survive_at_max_score: true,
     };
     config.validate().map_err(ArgError::from)?;
-    let player = Player::birken(input_model(input, das, reaction)?);
+    let player =
+        players::by_name(player, input_model(input, das, reaction)?).map_err(ArgError::from)?;
     let r = py.detach(|| play_game_with_rom(&config, &player, program, |_, _| Ok(())));
     let end = serde_json::to_string(&r.end).map_err(|source| ArgError::Json {
         what: "the end reason",

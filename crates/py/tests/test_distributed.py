@@ -29,8 +29,9 @@ def local_cluster(tmp_path_factory):
 
 
 def test_ray_games_equal_the_command_line(local_cluster, nes_bench_command):
+    # The score player, the default of both.
     cli = subprocess.run(
-        nes_bench_command + ["--games", str(GAMES), "--json", "--player", "birken"] + OPTIONS,
+        nes_bench_command + ["--games", str(GAMES), "--json"] + OPTIONS,
         capture_output=True, text=True, check=True,
     ).stdout.splitlines()
     args = distributed.parser().parse_args(
@@ -54,7 +55,9 @@ def test_text_output_matches_the_command_line(local_cluster, nes_bench_command):
         nes_bench_command + ["--games", "2", "--player", "birken"] + OPTIONS,
         capture_output=True, text=True, check=True,
     ).stdout
-    args = distributed.parser().parse_args(["bench", "--games", "2", "--quiet"] + OPTIONS)
+    args = distributed.parser().parse_args(
+        ["bench", "--games", "2", "--quiet", "--player", "birken"] + OPTIONS
+    )
     out = io.StringIO()
     distributed.bench(args, out=out, err=io.StringIO())
     # The per-game lines are identical (the summaries are each side's own statistics).
@@ -64,4 +67,7 @@ def test_text_output_matches_the_command_line(local_cluster, nes_bench_command):
 def test_bad_options_fail_before_any_task():
     args = distributed.parser().parse_args(["bench", "--level", "40"])
     with pytest.raises(ValueError, match="start level"):
+        distributed.bench(args, out=io.StringIO(), err=io.StringIO())
+    args = distributed.parser().parse_args(["bench", "--player", "nobody"])
+    with pytest.raises(ValueError, match="--player 'nobody'"):
         distributed.bench(args, out=io.StringIO(), err=io.StringIO())

@@ -19,7 +19,7 @@ def nes_game_seed(run_seed: int, index: int) -> int: ...
 def play_nes_game(
     seed: int, level: int = 18, game_type: int = 0, height: int = 0, music: int = 3,
     input: str = "X.", das: bool = True, reaction: int = 18, max_lines: int | None = None,
-    max_frames: int | None = None, index: int = 0, rom: str | None = None,
+    max_frames: int | None = None, index: int = 0, rom: str | None = None, player: str = "score",
 ) -> dict[str, Any]: ...
 
 class NesState:

@@ -144,12 +144,16 @@ def bench(args: argparse.Namespace, out=sys.stdout, err=sys.stderr) -> list[dict
         "reaction": args.reaction,
         "max_lines": args.max_lines,
         "max_frames": args.max_frames,
+        "player": args.player,
     }
     # Bad options fail here, before any task is sent.
     _playfield.EnvCore.nes_placement(
         level=args.level, game_type=options["game_type"], height=args.height, music=args.music,
         input=args.input, das=options["das"], reaction=args.reaction,
     )
+    names = [name for name, _ in _playfield.PLAYERS]
+    if args.player not in names:
+        raise ValueError(f"--player {args.player!r}: known players are {', '.join(names)}")
     started_here = _start_ray(args)
     try:
         remote = ray.remote(max_retries=args.max_retries, retry_exceptions=False)(_play)
@@ -327,7 +331,9 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m playfield.distributed", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("bench", help="NES AI benchmark games (Birken's player) as Ray tasks")
+    b = sub.add_parser("bench", help="NES AI benchmark games as Ray tasks")
+    b.add_argument("--player", default="score",
+                   help="the AI: score (the default, as the command line's) or birken")
     b.add_argument("--level", type=int, default=18, help="start level 0-19")
     b.add_argument("--type", choices=["A", "B"], default="A", help="game type")
     b.add_argument("--height", type=int, default=0, help="B-type start height 0-5")
