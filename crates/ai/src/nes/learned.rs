@@ -267,7 +267,7 @@ fn context_at(
         .map(|p| p.orientation.piece().index())
         .unwrap_or(0);
     let next = nes.next_piece().map(playfield_nes::Piece::index);
-    super::score_player::board_context(player, w, situation, &field, current, next)
+    super::score_player::decision_context(player, w, situation, &field, current, next)
 }
 
 /// Plays game `seed` of `options` with the score player `player` and returns its samples: the

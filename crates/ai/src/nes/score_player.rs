@@ -147,8 +147,9 @@ impl Planner<'_> {
 
 /// The context every board of a decision is judged in: the game's `situation`, when the gravity
 /// speeds up next, the one gravity of the decision, and whether it lines out, on `field` with
-/// the piece `current` and the preview `next` (if seen).
-fn decision_context(
+/// the piece `current` and the preview `next` (if seen). The learned value's samples are judged
+/// in it too.
+pub(crate) fn decision_context(
     player: &Player,
     w: &ScoreWeights,
     situation: Situation,
@@ -196,19 +197,6 @@ fn decision_context(
         line_out: restricted || (!i_in_sight && w.lines_out(field, &ctx)),
         ..ctx
     }
-}
-
-/// The context the score player judges the boards of a decision in (see `decision_context`),
-/// for the learned value's samples.
-pub(crate) fn board_context(
-    player: &Player,
-    w: &ScoreWeights,
-    situation: Situation,
-    field: &Field,
-    current: usize,
-    next: Option<usize>,
-) -> Context {
-    decision_context(player, w, situation, field, current, next)
 }
 
 /// How far the score player looked at a placement: the board alone, with the preview (or the
