@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::bench::BenchOptions;
 use super::player::Player;
-use super::segments::{SegmentScore, Start, play_segment};
+use super::segments::{SegmentPieces, SegmentScore, Start, play_segment};
 
 /// A mean with its 95 % interval (normal approximation, 1.96 standard errors).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -53,20 +53,22 @@ impl MeanInterval {
     }
 }
 
-/// Every player's segment from every start, in parallel: `scores[p][s]`.
+/// Every player's segment from every start, the pieces from `pieces`, in parallel:
+/// `scores[p][s]`.
 #[must_use]
 pub fn play_all(
     starts: &[Start],
     options: &BenchOptions,
     segment_lines: u32,
     players: &[Player],
+    pieces: SegmentPieces,
 ) -> Vec<Vec<SegmentScore>> {
     let pairs: Vec<(usize, usize)> = (0..players.len())
         .flat_map(|p| (0..starts.len()).map(move |s| (p, s)))
         .collect();
     let flat: Vec<SegmentScore> = pairs
         .par_iter()
-        .map(|&(p, s)| play_segment(&starts[s], options, segment_lines, &players[p]))
+        .map(|&(p, s)| play_segment(&starts[s], options, segment_lines, &players[p], pieces))
         .collect();
     flat.chunks(starts.len().max(1))
         .map(<[SegmentScore]>::to_vec)

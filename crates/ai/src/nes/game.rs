@@ -1,5 +1,6 @@
 //! Whole games from power-on: the menus, then the player piece by piece, through the gamepad
-//! only (nothing is written into game memory).
+//! only (nothing is written into game memory, but for the tuning's dealt pieces,
+//! [`continue_game_dealt`], which is not the ROM's game and says so).
 
 use playfield_nes::{
     Buttons, ClearPlay, CpuPhase, Crash, Events, GameMode, GameSetup, GameType, LAG_FROM_LEVEL,
@@ -577,7 +578,7 @@ pub fn play_game_beside(
         double_speed_level: config.double_speed_level,
         ..playfield_nes::Modifiers::default()
     });
-    continue_game_beside(nes, Vec::new(), config, player, console)
+    continue_game_beside(nes, Vec::new(), config, player, console, None)
 }
 
 /// [`play_game`] from a state of one of `config`'s games, whose frames so far are `input`: the
@@ -597,16 +598,76 @@ pub fn continue_game(
         observe,
         buttons: Buttons::NONE,
     };
-    continue_game_beside(nes, input, config, player, console)
+    continue_game_beside(nes, input, config, player, console, None)
 }
 
-/// [`continue_game`] with a [`Console`] run beside the engine.
+/// Pieces dealt from a sequence of their own instead of the ROM's randomizer: each drawn with
+/// the randomizer's transition probabilities from the piece before it (a draw of 0-7; 7 or a
+/// repeat of the last piece draws again, once, the last orientation id plus 0-7 modulo 7), from
+/// a seed of its own. A tuning aid, not the game: on the ROM the pieces depend on the frame
+/// each spawns on (`rng_seed` steps every frame), so two players from the same position see
+/// other pieces as soon as their timing differs, and that luck is most of the spread between
+/// them. Dealt, every player from a position meets the same pieces in the same order.
+#[derive(Clone, Debug)]
+pub struct PieceDealer {
+    rng: playfield_rng::SplitMix64,
+    /// Piece index (T J Z O S L I) of the last piece dealt (or of the preview at the start).
+    last: usize,
+}
+
+impl PieceDealer {
+    /// A dealer whose first piece follows the preview `next` (its piece index).
+    #[must_use]
+    pub fn new(seed: u64, next: usize) -> PieceDealer {
+        PieceDealer {
+            rng: playfield_rng::SplitMix64::new(seed),
+            last: next,
+        }
+    }
+
+    /// The next piece's index.
+    pub fn deal(&mut self) -> usize {
+        use playfield_nes::tables::SPAWN_TABLE;
+        let last_id = SPAWN_TABLE[self.last];
+        let first = self.rng.below(8) as usize;
+        let piece = if first != 7 && SPAWN_TABLE[first] != last_id {
+            first
+        } else {
+            (self.rng.below(8) as usize + usize::from(last_id)) % 7
+        };
+        self.last = piece;
+        piece
+    }
+}
+
+/// [`continue_game`] with the pieces dealt by `dealer` from the next spawn on (the preview of
+/// the state is the ROM's): at each spawn the new preview (`nextPiece`) is written over by the
+/// dealer's piece. Not the ROM's game: for comparing players on the same pieces (the tuning's
+/// segments); every game a benchmark reports is the ROM's.
+pub fn continue_game_dealt(
+    nes: Nes,
+    input: Vec<Buttons>,
+    config: &GameConfig,
+    player: &Player,
+    dealer: PieceDealer,
+    observe: impl FnMut(Buttons, &Nes) -> Result<(), String>,
+) -> GameResult {
+    let console = Observer {
+        observe,
+        buttons: Buttons::NONE,
+    };
+    continue_game_beside(nes, input, config, player, console, Some(dealer))
+}
+
+/// [`continue_game`] with a [`Console`] run beside the engine (and, for the tuning only, pieces
+/// dealt by `dealer`).
 fn continue_game_beside(
     mut nes: Nes,
     mut input: Vec<Buttons>,
     config: &GameConfig,
     player: &Player,
     mut console: impl Console,
+    mut dealer: Option<PieceDealer>,
 ) -> GameResult {
     // A frame that crashes on some consoles is a risk, counted; the game goes on as on the
     // consoles where it survives (what most of them do), and ends only where every one crashes.
@@ -666,6 +727,11 @@ fn continue_game_beside(
         // A phase told for a frame that did not use it (no heavy frame) must not reach the
         // player's copies, which look at every phase.
         nes.set_cpu_phase(None);
+        if events.has(Events::SPAWN)
+            && let Some(dealer) = dealer.as_mut()
+        {
+            nes.raw_mut().next_piece = playfield_nes::tables::SPAWN_TABLE[dealer.deal()];
+        }
         input.push(buttons);
         prev = buttons;
         if let Err(why) = console.check(&nes) {

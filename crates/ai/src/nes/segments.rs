@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::bench::BenchOptions;
-use super::game::{GameConfig, GameEnd, continue_game, game_seed, play_game};
+use super::game::{
+    GameConfig, GameEnd, PieceDealer, continue_game, continue_game_dealt, game_seed, play_game,
+};
 use super::player::Player;
 
 /// The lines at which the bands of the BetaTetris format start: level 18, levels 19-28, levels
@@ -293,13 +295,53 @@ impl SegmentScore {
     }
 }
 
-/// Plays `segment_lines` lines (or to the game's own line cap) from `start` with `player`.
+/// Where a segment's pieces come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SegmentPieces {
+    /// The ROM's randomizer, as in the game: a player whose timing differs from another's
+    /// meets other pieces.
+    #[default]
+    Rom,
+    /// Dealt from a sequence of the position's own ([`PieceDealer`], seeded by the position),
+    /// the same for every player: the pieces' luck falls out of a paired comparison. Not the
+    /// ROM's game; whole games judge what it finds.
+    Dealt,
+}
+
+impl SegmentPieces {
+    /// Whether these are the ROM's pieces (the default, left out of checkpoints).
+    #[must_use]
+    pub fn is_rom(&self) -> bool {
+        *self == SegmentPieces::Rom
+    }
+}
+
+impl std::str::FromStr for SegmentPieces {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "rom" => Ok(SegmentPieces::Rom),
+            "dealt" => Ok(SegmentPieces::Dealt),
+            _ => Err(format!("unknown pieces {s:?}: rom or dealt")),
+        }
+    }
+}
+
+/// The seed of the pieces dealt from `position`: its game's seed and its lines, mixed.
+fn dealt_seed(position: &Position) -> u64 {
+    playfield_rng::SplitMix64::new(position.seed ^ (u64::from(position.lines) << 48)).next_u64()
+}
+
+/// Plays `segment_lines` lines (or to the game's own line cap) from `start` with `player`, the
+/// pieces from `pieces`.
 #[must_use]
 pub fn play_segment(
     start: &Start,
     options: &BenchOptions,
     segment_lines: u32,
     player: &Player,
+    pieces: SegmentPieces,
 ) -> SegmentScore {
     let mut cap = start.position.lines + segment_lines;
     if let Some(game_cap) = options.line_cap {
@@ -310,13 +352,15 @@ pub fn play_segment(
         max_lines: Some(cap),
         ..options.game()
     };
-    let r = continue_game(
-        start.nes.clone(),
-        start.input.clone(),
-        &config,
-        player,
-        |_, _| Ok(()),
-    );
+    let (nes, input) = (start.nes.clone(), start.input.clone());
+    let r = match pieces {
+        SegmentPieces::Rom => continue_game(nes, input, &config, player, |_, _| Ok(())),
+        SegmentPieces::Dealt => {
+            let next = nes.next_piece().map_or(0, playfield_nes::Piece::index);
+            let dealer = PieceDealer::new(dealt_seed(&start.position), next);
+            continue_game_dealt(nes, input, &config, player, dealer, |_, _| Ok(()))
+        }
+    };
     SegmentScore {
         points: r.uncapped_score.saturating_sub(start.position.score),
         lines: r.lines.saturating_sub(start.position.lines),
@@ -359,7 +403,7 @@ mod tests {
         let text = serde_json::to_string(&file).unwrap();
         let file = PositionFile::parse(&text, &options).unwrap();
         let starts = replay_positions(&file, &options).unwrap();
-        let s = play_segment(&starts[0], &options, 100, &player);
+        let s = play_segment(&starts[0], &options, 100, &player, SegmentPieces::Rom);
         assert_eq!(s.points, whole.uncapped_score - starts[0].position.score);
         assert_eq!(starts[0].position.lines + s.lines, whole.lines);
         assert_eq!(s.topped_out, whole.end != GameEnd::LineCap);
@@ -378,5 +422,112 @@ mod tests {
         // Other options are refused.
         let other = Format::Rom.options();
         assert!(PositionFile::parse(&text, &other).is_err());
+    }
+
+    /// The pieces spawned from `start` on (piece indexes), `lines` lines played by `player`
+    /// with the pieces dealt.
+    fn dealt_spawns(start: &Start, options: &BenchOptions, player: &Player) -> Vec<usize> {
+        let config = GameConfig {
+            seed: start.position.seed,
+            max_lines: Some(start.position.lines + 20),
+            ..options.game()
+        };
+        let next = start.nes.next_piece().unwrap().index();
+        let dealer = PieceDealer::new(dealt_seed(&start.position), next);
+        let mut spawns = Vec::new();
+        let mut count = start.nes.raw().spawn_count;
+        continue_game_dealt(
+            start.nes.clone(),
+            start.input.clone(),
+            &config,
+            player,
+            dealer,
+            |_, nes| {
+                if nes.raw().spawn_count != count {
+                    count = nes.raw().spawn_count;
+                    spawns.push(nes.next_piece().unwrap().index());
+                }
+                Ok(())
+            },
+        );
+        spawns
+    }
+
+    #[test]
+    fn dealt_pieces_are_the_same_for_players_whose_timing_differs() {
+        let mut options = Format::BetaTetris.options();
+        options.line_cap = Some(40);
+        let score = Player::score(options.input_model().unwrap());
+        let birken = Player::birken(options.input_model().unwrap());
+        let seed = game_seed(5, 1);
+        let file = PositionFile {
+            level: 18,
+            timeline: "X.".into(),
+            reaction: 18,
+            das: true,
+            double_speed_level: Some(39),
+            line_cap: Some(40),
+            made_by: "test".into(),
+            positions: cut_positions(&options, seed, &score),
+        };
+        let starts = replay_positions(&file, &options).unwrap();
+        let a = dealt_spawns(&starts[0], &options, &score);
+        let b = dealt_spawns(&starts[0], &options, &birken);
+        // Each preview dealt is the dealer's sequence, whoever plays (the longer game's
+        // sequence goes on where the shorter stops).
+        let n = a.len().min(b.len());
+        assert!(n > 30, "{} and {} pieces", a.len(), b.len());
+        assert_eq!(a[..n], b[..n]);
+        let mut dealer = PieceDealer::new(
+            dealt_seed(&starts[0].position),
+            starts[0].nes.next_piece().unwrap().index(),
+        );
+        let expected: Vec<usize> = (0..n).map(|_| dealer.deal()).collect();
+        assert_eq!(a[..n], expected[..]);
+        // The two players' frames differ, so on the ROM's randomizer their pieces would not.
+        let rom = |player: &Player| {
+            let r = continue_game(
+                starts[0].nes.clone(),
+                starts[0].input.clone(),
+                &GameConfig {
+                    seed,
+                    max_lines: Some(starts[0].position.lines + 20),
+                    ..options.game()
+                },
+                player,
+                |_, _| Ok(()),
+            );
+            r.input
+        };
+        assert_ne!(rom(&score), rom(&birken));
+        // Played with the pieces dealt, a segment still scores its own points.
+        let s = play_segment(&starts[0], &options, 20, &score, SegmentPieces::Dealt);
+        assert!(s.lines >= 20 || s.topped_out, "{s:?}");
+        assert_eq!("dealt".parse::<SegmentPieces>(), Ok(SegmentPieces::Dealt));
+        assert!("shuffled".parse::<SegmentPieces>().is_err());
+    }
+
+    #[test]
+    fn the_dealer_deals_with_the_randomizers_transition_probabilities() {
+        use crate::nes::field::transition_probability;
+        let mut counts = [[0u32; 7]; 7];
+        let mut dealer = PieceDealer::new(9, 0);
+        let mut last = 0;
+        for _ in 0..700_000 {
+            let p = dealer.deal();
+            counts[last][p] += 1;
+            last = p;
+        }
+        for (from, row) in counts.iter().enumerate() {
+            let total: u32 = row.iter().sum();
+            for (to, &c) in row.iter().enumerate() {
+                let share = f64::from(c) / f64::from(total);
+                let p = transition_probability(from, to);
+                assert!(
+                    (share - p).abs() < 0.01,
+                    "{from} -> {to}: {share} against {p}"
+                );
+            }
+        }
     }
 }

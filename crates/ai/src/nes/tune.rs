@@ -22,7 +22,7 @@ use super::cmaes::{Samples, SepCmaEs, exact, exact_vec};
 use super::game::{GameConfig, game_seed, play_game, split_mix};
 use super::player::Player;
 use super::score::ScoreWeights;
-use super::segments::{BANDS, Start, play_segment};
+use super::segments::{BANDS, SegmentPieces, Start, play_segment};
 
 /// What a sample's fitness is measured on.
 #[derive(Clone, Debug)]
@@ -42,6 +42,8 @@ pub enum Objective {
         lines: u32,
         /// Points a top-out costs per line it forfeits (to the game's line cap).
         loss_per_line: f64,
+        /// Where the segments' pieces come from.
+        pieces: SegmentPieces,
     },
 }
 
@@ -92,6 +94,9 @@ pub struct SegmentSetup {
     /// Points a top-out costs per forfeited line.
     #[serde(with = "exact")]
     pub loss_per_line: f64,
+    /// Where the segments' pieces come from (the ROM's when left out).
+    #[serde(default, skip_serializing_if = "SegmentPieces::is_rom")]
+    pub pieces: SegmentPieces,
 }
 
 /// One generation's outcome, all measured on the generation's games.
@@ -395,6 +400,7 @@ pub fn segments_objective(
         per_band: s.per_band,
         lines: s.lines,
         loss_per_line: s.loss_per_line,
+        pieces: s.pieces,
     })
 }
 
@@ -471,9 +477,10 @@ pub fn evaluate(
             starts,
             lines,
             loss_per_line,
+            pieces,
             ..
         } => {
-            let s = play_segment(&starts[task], options, *lines, &player);
+            let s = play_segment(&starts[task], options, *lines, &player, *pieces);
             s.value(
                 &starts[task].position,
                 *lines,
@@ -656,6 +663,7 @@ mod tests {
             per_band: 1,
             lines: 3,
             loss_per_line: 4000.0,
+            pieces: SegmentPieces::Rom,
         };
         let mut c = Checkpoint::new(setup(0), 0.5, "test".into());
         run(&options, &objective, &mut c, 1, |_| Ok::<(), ()>(())).unwrap();

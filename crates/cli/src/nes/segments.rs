@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_ai::nes::bench::{BenchOptions, Format};
 use playfield_ai::nes::compare::{Comparison, MeanInterval, compare, play_all};
-use playfield_ai::nes::segments::{PositionFile, replay_positions};
+use playfield_ai::nes::segments::{PositionFile, SegmentPieces, replay_positions};
 use playfield_ai::nes::{Player, ScoreWeights};
 
 use crate::checks::int;
@@ -43,6 +43,11 @@ pub struct SegmentsArgs {
     /// reference the others are paired against.
     #[arg(long, value_name = "FILE.json", required = true, num_args = 1)]
     weights: Vec<String>,
+    /// Where the segments' pieces come from: `rom` (the game's randomizer, whose pieces follow
+    /// each player's timing) or `dealt` (a sequence of each position's own, the same for every
+    /// player: the pieces' luck falls out of the pairing; not the ROM's game).
+    #[arg(long, value_name = "FROM", default_value = "rom")]
+    pieces: SegmentPieces,
     /// One JSON object per weights file instead of text.
     #[arg(long)]
     json: bool,
@@ -104,7 +109,7 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
     let starts = replay_positions(&file, &options)
         .with_context(|| format!("--segments {}", path.display()))?;
     // One worker per core (RAYON_NUM_THREADS sets another count); results do not depend on it.
-    let scores = play_all(&starts, &options, args.lines, &players);
+    let scores = play_all(&starts, &options, args.lines, &players, args.pieces);
     let mut out = Out::new();
     for (w, s) in args.weights.iter().zip(&scores) {
         let c: Comparison = compare(s, &scores[0]);

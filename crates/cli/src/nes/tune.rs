@@ -10,7 +10,7 @@ use playfield_ai::nes::Player;
 use playfield_ai::nes::ScoreWeights;
 use playfield_ai::nes::bands::Band;
 use playfield_ai::nes::bench::{BenchOptions, Format};
-use playfield_ai::nes::segments::make_positions;
+use playfield_ai::nes::segments::{SegmentPieces, make_positions};
 use playfield_ai::nes::tune::{
     Checkpoint, Objective, SegmentSetup, Setup, fnv1a, open_run, run as run_tune,
 };
@@ -74,6 +74,12 @@ pub struct TuneArgs {
     /// Points a top-out in a segment costs per line it forfeits to the format's line cap.
     #[arg(long, value_name = "P", default_value_t = 4000.0, value_parser = real(0.0, 1e9))]
     topout_loss_per_line: f64,
+    /// Where the segments' pieces come from: `rom` (the game's randomizer, whose pieces follow
+    /// each player's timing) or `dealt` (a sequence of each position's own, the same for every
+    /// sample: the pieces' luck falls out of the comparison; not the ROM's game, so judge the
+    /// result on whole games).
+    #[arg(long, value_name = "FROM", default_value = "rom")]
+    segment_pieces: SegmentPieces,
     /// Terms held at their start values, comma-separated (e.g. `surface`, whose table costs
     /// about 10 s of one core at its first use in each process).
     #[arg(long, value_name = "TERMS", value_delimiter = ',')]
@@ -252,6 +258,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                         per_band: args.per_band,
                         lines: args.segment_lines,
                         loss_per_line: args.topout_loss_per_line,
+                        pieces: args.segment_pieces,
                     };
                     let objective = segments_objective(&text, path, &options, &s)?;
                     if let Some(band) = args.band {

@@ -561,6 +561,42 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
     assert_eq!(lines[1]["points"]["n"], 2);
+    // With the pieces dealt the same, and an unknown source of pieces refused by name.
+    let segments_with = |pieces: &str| {
+        playfield(
+            &[
+                "nes",
+                "segments",
+                "--format",
+                "betatetris",
+                "--linecap",
+                "6",
+                "--segments",
+                &positions,
+                "--lines",
+                "3",
+                "--weights",
+                "shipped",
+                "--weights",
+                "shipped",
+                "--pieces",
+                pieces,
+                "--json",
+            ],
+            "1",
+        )
+    };
+    let lines = json_objects(segments_with("dealt"));
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
+    assert_eq!(lines[1]["points"]["n"], 2);
+    let out = segments_with("shuffled");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--pieces") && err.contains("rom or dealt"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
