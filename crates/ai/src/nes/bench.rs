@@ -345,6 +345,9 @@ pub struct GameSummary {
     pub score_at_lines: [Option<u64>; 3],
     /// Points scored in each of [`BANDS`] (0 in a band the game did not reach).
     pub band_points: [u64; 4],
+    /// Line clears by size (singles, doubles, triples, tetrises) in each of [`BANDS`], a clear
+    /// counted in the band of the line count it started from (as its points are).
+    pub band_clears: [[u32; 4]; 4],
     /// The frames that crash on some consoles (CPU phases) but not all, which the game went on
     /// past as the consoles where it survives do.
     pub crash_risk: CrashRisk,
@@ -365,7 +368,7 @@ impl fmt::Display for GameSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "game {}: seed {} score {} (uncapped {}) lines {} level {} tetris rate {:.0}% frames {} ({}); points by band {}",
+            "game {}: seed {} score {} (uncapped {}) lines {} level {} tetris rate {:.0}% frames {} ({}); points by band {}, tetris rate by band {} %",
             self.game,
             self.seed,
             self.score,
@@ -375,7 +378,10 @@ impl fmt::Display for GameSummary {
             100.0 * self.tetris_rate(),
             self.frames,
             end_text(&self.end),
-            self.band_points.map(|p| p.to_string()).join("/")
+            self.band_points.map(|p| p.to_string()).join("/"),
+            self.band_tetris_rates()
+                .map(|r| format!("{:.0}", 100.0 * r))
+                .join("/")
         )?;
         // Only games that reached the levels where a frame can crash say more.
         if self.level_wrapped {
@@ -438,6 +444,34 @@ fn score_by(r: &GameResult, lines: u32) -> u64 {
     r.score_at_lines(lines).unwrap_or(r.uncapped_score)
 }
 
+/// The clears of `r` (a game from its start) by size in each of [`BANDS`].
+fn band_clears(r: &GameResult) -> [[u32; 4]; 4] {
+    let mut out = [[0u32; 4]; 4];
+    let mut before = 0u32;
+    for &(lines, _) in &r.score_by_lines {
+        let size = lines.saturating_sub(before).clamp(1, 4) as usize;
+        if let Some(band) = BANDS.iter().position(|&(_, to)| before < to) {
+            out[band][size - 1] += 1;
+        }
+        before = lines;
+    }
+    out
+}
+
+/// Share of the lines of `clears` (singles, doubles, triples, tetrises) that came from tetrises.
+fn tetris_share<T: Copy + Into<u64>>(clears: &[T; 4]) -> f64 {
+    let lines: u64 = clears
+        .iter()
+        .zip(1..)
+        .map(|(&n, size)| size * n.into())
+        .sum();
+    if lines == 0 {
+        0.0
+    } else {
+        (4 * clears[3].into()) as f64 / lines as f64
+    }
+}
+
 impl GameSummary {
     /// The summary of game `index` (0-based) with seed `seed`.
     #[must_use]
@@ -457,6 +491,7 @@ impl GameSummary {
             clears: r.clears,
             score_at_lines: SCORE_CHECKPOINTS.map(|l| r.score_at_lines(l)),
             band_points: BANDS.map(|(from, to)| score_by(r, to).saturating_sub(score_by(r, from))),
+            band_clears: band_clears(r),
             score_curve: (1..=r.lines / CURVE_STEP)
                 .map_while(|k| r.score_at_lines(k * CURVE_STEP))
                 .collect(),
@@ -482,12 +517,13 @@ impl GameSummary {
     /// Share of the cleared lines that came from tetrises.
     #[must_use]
     pub fn tetris_rate(&self) -> f64 {
-        let lines: u32 = self.clears.iter().zip(1..).map(|(&n, size)| size * n).sum();
-        if lines == 0 {
-            0.0
-        } else {
-            f64::from(4 * self.clears[3]) / f64::from(lines)
-        }
+        tetris_share(&self.clears)
+    }
+
+    /// Share of each band's cleared lines that came from tetrises (0 where none were cleared).
+    #[must_use]
+    pub fn band_tetris_rates(&self) -> [f64; 4] {
+        self.band_clears.map(|c| tetris_share(&c))
     }
 
     /// Lines cleared by singles, doubles and triples.
@@ -556,6 +592,8 @@ pub struct BandPoints {
     pub mean: f64,
     /// BetaTetris hybrid v0.1's published mean ([`BETATETRIS_BAND_POINTS`]).
     pub betatetris: f64,
+    /// Share of the band's cleared lines, over all games, that came from tetrises.
+    pub tetris_rate: f64,
 }
 
 /// The report, filled one game at a time (memory: a few numbers per game).
@@ -570,6 +608,7 @@ pub struct BenchReport {
     clears: [u64; 4],
     at_lines: [(f64, u64); 3],
     band_points: [f64; 4],
+    band_clears: [[u64; 4]; 4],
     curve: Vec<(f64, u64)>,
     ended_before_230: u64,
     decision_medians: Vec<f64>,
@@ -617,6 +656,11 @@ impl BenchReport {
         for (acc, &points) in self.band_points.iter_mut().zip(&game.band_points) {
             *acc += points as f64;
         }
+        for (acc, clears) in self.band_clears.iter_mut().zip(&game.band_clears) {
+            for (total, &n) in acc.iter_mut().zip(clears) {
+                *total += u64::from(n);
+            }
+        }
         for (acc, score) in self.at_lines.iter_mut().zip(game.score_at_lines) {
             if let Some(s) = score {
                 acc.0 += s as f64;
@@ -654,7 +698,6 @@ impl BenchReport {
     #[must_use]
     pub fn summary(&self) -> Option<BenchSummary> {
         let games = self.scores.len() as u64;
-        let lines_cleared: u64 = self.clears.iter().zip(1..).map(|(&n, size)| size * n).sum();
         let mut medians = self.decision_medians.clone();
         medians.sort_by(f64::total_cmp);
         Some(BenchSummary {
@@ -663,11 +706,7 @@ impl BenchReport {
             capped_score: Summary::of(&self.capped)?,
             uncapped_score: Summary::of(&self.uncapped_scores)?,
             lines: Summary::of(&self.lines)?,
-            tetris_rate: if lines_cleared == 0 {
-                0.0
-            } else {
-                (4 * self.clears[3]) as f64 / lines_cleared as f64
-            },
+            tetris_rate: tetris_share(&self.clears),
             burned_lines: Summary::of(&self.burned)?,
             reached_level_29: self.reached_level_29,
             maxed_out: self.maxed_out,
@@ -681,12 +720,16 @@ impl BenchReport {
                 .iter()
                 .zip(self.band_points)
                 .zip(BETATETRIS_BAND_POINTS)
-                .map(|((&(from_lines, to_lines), sum), betatetris)| BandPoints {
-                    from_lines,
-                    to_lines,
-                    mean: sum / games as f64,
-                    betatetris,
-                })
+                .zip(&self.band_clears)
+                .map(
+                    |(((&(from_lines, to_lines), sum), betatetris), clears)| BandPoints {
+                        from_lines,
+                        to_lines,
+                        mean: sum / games as f64,
+                        betatetris,
+                        tetris_rate: tetris_share(clears),
+                    },
+                )
                 .collect(),
             ended_before_230: self.ended_before_230 as f64 / games as f64,
             crash_risk_games: self.crash_risk_games,
@@ -738,6 +781,7 @@ mod tests {
             clears: [1, 0, 0, 1],
             score_at_lines: [None; 3],
             band_points: [0; 4],
+            band_clears: [[0; 4]; 4],
             decision_ms: (1.0, 2.0),
             score_curve: (1..=u64::from(score / 10_000))
                 .map(|k| k * 10_000)
@@ -762,6 +806,39 @@ mod tests {
         assert_eq!(bands[0].mean, 65_000.0);
         assert_eq!((bands[3].from_lines, bands[3].to_lines), (330, 430));
         assert_eq!(bands[3].betatetris, 387_542.0);
+    }
+
+    #[test]
+    fn clears_are_counted_in_the_band_they_start_from() {
+        let mut r = GameResult::stopped(String::new());
+        // Tetrises to 128 lines, one across 130 (128 -> 132), singles to 230, a triple, singles
+        // to 330, a double and a triple.
+        let mut lines: Vec<u32> = (1..=33).map(|k| 4 * k).collect();
+        lines.extend(133..=230);
+        lines.push(233);
+        lines.extend(234..=330);
+        lines.extend([332, 335]);
+        r.score_by_lines = lines.iter().map(|&l| (l, u64::from(l))).collect();
+        let g = GameSummary::new(0, 0, &r);
+        assert_eq!(g.band_clears[0], [0, 0, 0, 33]);
+        assert_eq!(g.band_clears[1], [98, 0, 0, 0]);
+        assert_eq!(g.band_clears[2], [97, 0, 1, 0]);
+        assert_eq!(g.band_clears[3], [0, 1, 1, 0]);
+        assert_eq!(
+            g.band_clears.iter().flatten().sum::<u32>(),
+            lines.len() as u32
+        );
+        assert_eq!(g.band_tetris_rates(), [1.0, 0.0, 0.0, 0.0]);
+        let mut report = BenchReport::new(true);
+        report.add(&g);
+        report.add(&g);
+        let bands = report.summary().unwrap().band_points;
+        assert_eq!(bands[0].tetris_rate, 1.0);
+        assert_eq!(bands[1].tetris_rate, 0.0);
+        assert!(
+            g.to_string().contains("tetris rate by band 100/0/0/0 %"),
+            "{g}"
+        );
     }
 
     #[test]

@@ -279,8 +279,12 @@ fn summary_text(config: &BenchConfig, s: &BenchSummary) -> String {
         .iter()
         .map(|b| {
             format!(
-                "{}-{}: {:.0} ({:.0})",
-                b.from_lines, b.to_lines, b.mean, b.betatetris
+                "{}-{}: {:.0} ({:.0}), tetris rate {:.0} %",
+                b.from_lines,
+                b.to_lines,
+                b.mean,
+                b.betatetris,
+                100.0 * b.tetris_rate
             )
         })
         .collect();
