@@ -590,6 +590,38 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
     assert_eq!(lines[1]["points"]["n"], 2);
+    // A tuning run on dealt pieces keeps that in its checkpoint, and a resumed run plays them.
+    let checkpoint = path("dealt-run.json");
+    run(&[
+        "nes",
+        "tune",
+        "--format",
+        "betatetris",
+        "--linecap",
+        "6",
+        "--segments",
+        &positions,
+        "--segment-lines",
+        "3",
+        "--segment-pieces",
+        "dealt",
+        "--population",
+        "4",
+        "--fixed",
+        "surface",
+        "--generations",
+        "1",
+        "--checkpoint",
+        &checkpoint,
+    ]);
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(saved["setup"]["segments"]["pieces"], "dealt");
+    run(&["nes", "tune", "--resume", &checkpoint, "--generations", "1"]);
+    let resumed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(resumed["setup"]["segments"]["pieces"], "dealt");
+    assert_eq!(resumed["history"].as_array().unwrap().len(), 2);
     let out = segments_with("shuffled");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
