@@ -329,6 +329,141 @@ pub fn histogram_and_curve(h: &Histogram<'_>, c: &ScoreCurve<'_>) -> Result<Stri
     Ok(svg)
 }
 
+/// Mean points per game in line bands, beside a reference's (another player's published means),
+/// with the share of each band's lines that came from tetrises.
+#[derive(Clone, Debug)]
+pub struct BandChart<'a> {
+    /// The chart's title.
+    pub title: &'a str,
+    /// Per band: its name ("0-130 lines"), this run's mean points, the reference's, and this
+    /// run's tetris rate (0-1).
+    pub bands: &'a [(String, f64, f64, f64)],
+    /// What the reference is ("BetaTetris hybrid v0.1, published").
+    pub reference_label: &'a str,
+}
+
+fn check_bands(b: &BandChart<'_>) -> Result<(), ChartError> {
+    if b.bands.is_empty() {
+        return Err(ChartError::NoData);
+    }
+    if b.bands.iter().any(|(_, ours, theirs, rate)| {
+        !ours.is_finite() || !theirs.is_finite() || !rate.is_finite()
+    }) {
+        return Err(ChartError::NotFinite);
+    }
+    Ok(())
+}
+
+fn draw_bands(root: &Area<'_>, b: &BandChart<'_>) -> Result<(), ChartError> {
+    let n = b.bands.len() as f64;
+    let y_max = b
+        .bands
+        .iter()
+        .flat_map(|(_, ours, theirs, _)| [*ours, *theirs])
+        .fold(1.0f64, f64::max)
+        * 1.45;
+    let mut chart = ChartBuilder::on(root)
+        .caption(b.title, ("sans-serif", 18))
+        .margin(15)
+        .x_label_area_size(20)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..n - 0.5, 0.0..y_max)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc("mean points per game")
+        .y_label_formatter(&|v| tick_label(*v))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()
+        .map_err(draw_err)?;
+    let blue = RGBColor(74, 120, 181);
+    let red = RGBColor(214, 96, 77);
+    let bar = |i: usize, offset: f64, value: f64, color: RGBColor| {
+        let x = i as f64 + offset;
+        Rectangle::new([(x - 0.18, 0.0), (x + 0.18, value)], color.filled())
+    };
+    chart
+        .draw_series(
+            b.bands
+                .iter()
+                .enumerate()
+                .map(|(i, (_, ours, _, _))| bar(i, -0.2, *ours, blue)),
+        )
+        .map_err(draw_err)?
+        .label("this run (the tetris rate of the band's lines above)")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 15, y + 5)], blue.filled()));
+    chart
+        .draw_series(
+            b.bands
+                .iter()
+                .enumerate()
+                .map(|(i, (_, _, theirs, _))| bar(i, 0.2, *theirs, red)),
+        )
+        .map_err(draw_err)?
+        .label(b.reference_label)
+        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 15, y + 5)], red.filled()));
+    let text = |s: String, x: f64, y: f64| Text::new(s, (x, y), ("sans-serif", 13).into_font());
+    chart
+        .draw_series(
+            b.bands
+                .iter()
+                .enumerate()
+                .flat_map(|(i, (name, ours, theirs, rate))| {
+                    let x = i as f64;
+                    [
+                        text(name.clone(), x - 0.3, y_max * 0.8),
+                        text(
+                            format!("{} ({:.0} % tetris)", tick_label(*ours), 100.0 * rate),
+                            x - 0.45,
+                            ours + y_max * 0.06,
+                        ),
+                        text(tick_label(*theirs), x + 0.08, theirs + y_max * 0.03),
+                    ]
+                }),
+        )
+        .map_err(draw_err)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(draw_err)?;
+    Ok(())
+}
+
+/// A batch of games in one SVG: the score histogram, the score-by-lines curve, and the points
+/// by line band beside the reference's.
+///
+/// # Errors
+/// As [`histogram`] and [`score_curve`]; [`ChartError::NoData`] without bands.
+pub fn histogram_curve_and_bands(
+    h: &Histogram<'_>,
+    c: &ScoreCurve<'_>,
+    b: &BandChart<'_>,
+) -> Result<String, ChartError> {
+    check_histogram(h)?;
+    check_curve(c)?;
+    check_bands(b)?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 * 3)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let (upper, rest) = root.split_vertically(SIZE.1);
+        let (middle, lower) = rest.split_vertically(SIZE.1);
+        draw_histogram(&upper, h)?;
+        draw_curve(&middle, c)?;
+        draw_bands(&lower, b)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
 /// One sample of a game over time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoreSample {
@@ -528,6 +663,33 @@ mod tests {
         };
         let both = histogram_and_curve(&h, &curve).unwrap();
         assert!(both.contains("score per game (3 games)") && both.contains("score by lines"));
+        let bands = [
+            ("0-130 lines".to_owned(), 500_000.0, 657_892.0, 0.55),
+            ("130-230 lines".to_owned(), 466_000.0, 636_024.0, 0.49),
+        ];
+        let chart = BandChart {
+            title: "points by band",
+            bands: &bands,
+            reference_label: "reference",
+        };
+        let all = histogram_curve_and_bands(&h, &curve, &chart).unwrap();
+        assert!(all.contains("score by lines") && all.contains("points by band"));
+        assert!(all.contains("130-230 lines") && all.contains("500k (55 % tetris)"));
+        assert!(
+            all.contains("657.9k"),
+            "the reference's values are labelled"
+        );
+        assert_eq!(
+            histogram_curve_and_bands(
+                &h,
+                &curve,
+                &BandChart {
+                    bands: &[],
+                    ..chart.clone()
+                }
+            ),
+            Err(ChartError::NoData)
+        );
         assert_eq!(
             score_curve(&ScoreCurve {
                 points: &[],

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use playfield_ai::nes::bench::{BETATETRIS_SCORE_AT_LINES, Format, end_text};
+use playfield_ai::nes::bench::{BANDS, BETATETRIS_SCORE_AT_LINES, CURVE_STEP, Format, end_text};
 use playfield_ai::nes::bench::{BenchConfig, BenchSummary, GameSummary};
 use playfield_ai::nes::{
     Console, GameConfig, GameResult, InputModel, Player, play_game_beside, play_game_with_rom,
@@ -17,7 +17,7 @@ use playfield_ai::nes::{
 use playfield_nes::fm2::{InputLine, Movie};
 use playfield_nes::{Buttons, CpuPhase, LAG_FROM_LEVEL, Nes, ProgramData};
 use playfield_report::batch::Batch;
-use playfield_report::chart::{self, Histogram, ScoreCurve, ScoreSample};
+use playfield_report::chart::{self, BandChart, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
 
 use crate::checks::{MAX_GAME_FRAMES, MAX_GAMES, MAX_THREADS, int, not_applicable};
@@ -425,18 +425,39 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                     mean: summary.score.mean,
                     ci95: summary.score.ci95,
                 };
+                let curve = ScoreCurve {
+                    title: "mean uncapped score by lines cleared",
+                    points: &points,
+                    reference_label: "BetaTetris hybrid v0.1, published (its benchmark format)",
+                    reference: &BETATETRIS_SCORE_AT_LINES,
+                };
+                let bands: Vec<(String, f64, f64, f64)> = summary
+                    .band_points
+                    .iter()
+                    .map(|b| {
+                        (
+                            format!("{}-{} lines", b.from_lines, b.to_lines),
+                            b.mean,
+                            b.betatetris,
+                            b.tetris_rate,
+                        )
+                    })
+                    .collect();
                 if points.is_empty() {
                     chart::histogram(&histogram)?
-                } else {
-                    chart::histogram_and_curve(
+                } else if points.len() as u32 * CURVE_STEP >= BANDS[1].0 {
+                    // Past level 18 the bands say where the points are made and lost.
+                    chart::histogram_curve_and_bands(
                         &histogram,
-                        &ScoreCurve {
-                            title: "mean uncapped score by lines cleared",
-                            points: &points,
-                            reference_label: "BetaTetris hybrid v0.1, published (its benchmark format)",
-                            reference: &BETATETRIS_SCORE_AT_LINES,
+                        &curve,
+                        &BandChart {
+                            title: "mean points per game by line band, beside BetaTetris hybrid v0.1",
+                            bands: &bands,
+                            reference_label: "BetaTetris hybrid v0.1, published",
                         },
                     )?
+                } else {
+                    chart::histogram_and_curve(&histogram, &curve)?
                 }
             }
         };

@@ -285,6 +285,36 @@ fn plot_writes_a_histogram_for_several_games_and_a_timeline_for_one() {
     }
     let many = std::fs::read_to_string(&many).expect("histogram written");
     assert!(many.starts_with("<svg") && many.contains("score per game (3 games"));
+    // Games past level 18 also get the points by line band beside BetaTetris's.
+    let bands = dir.join("bands.svg");
+    let out = playfield(
+        &[
+            "nes",
+            "bench",
+            "--format",
+            "betatetris",
+            "--games",
+            "2",
+            "--linecap",
+            "140",
+            "--plot",
+            bands.to_str().expect("utf-8 path"),
+        ],
+        "2",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bands = std::fs::read_to_string(&bands).expect("chart written");
+    assert!(
+        bands.contains("mean points per game by line band")
+            && bands.contains("130-230 lines")
+            && bands.contains("% tetris)")
+            && bands.contains("657.9k"),
+        "{bands}"
+    );
     let one = std::fs::read_to_string(&one).expect("timeline written");
     assert!(
         one.starts_with("<svg")
