@@ -93,6 +93,21 @@ fn options_text(o: &BenchOptions) -> String {
 }
 
 impl PositionFile {
+    /// A file of `positions` from `options`' games, made by `made_by`.
+    #[must_use]
+    pub fn new(options: &BenchOptions, made_by: String, positions: Vec<Position>) -> PositionFile {
+        PositionFile {
+            level: options.level,
+            timeline: options.timeline.clone(),
+            reaction: options.reaction,
+            das: options.das,
+            double_speed_level: options.double_speed_level,
+            line_cap: options.line_cap,
+            made_by,
+            positions,
+        }
+    }
+
     /// The options the positions were made with.
     #[must_use]
     pub fn options(&self) -> BenchOptions {
@@ -207,16 +222,7 @@ pub fn make_positions(
         .collect();
     let mut positions: Vec<Position> = positions.into_iter().flatten().collect();
     positions.sort_by_key(|p| (p.band, p.seed));
-    PositionFile {
-        level: options.level,
-        timeline: options.timeline.clone(),
-        reaction: options.reaction,
-        das: options.das,
-        double_speed_level: options.double_speed_level,
-        line_cap: options.line_cap,
-        made_by,
-        positions,
-    }
+    PositionFile::new(options, made_by, positions)
 }
 
 /// A position replayed: the engine and its frames so far, ready for [`continue_game`].
@@ -390,16 +396,7 @@ mod tests {
         // Bands 0 and 130 of a 12-line game: only the first is reached.
         let positions = cut_positions(&options, seed, &player);
         assert_eq!(positions.len(), 1);
-        let file = PositionFile {
-            level: 18,
-            timeline: "X.".into(),
-            reaction: 18,
-            das: true,
-            double_speed_level: Some(39),
-            line_cap: Some(12),
-            made_by: "test".into(),
-            positions,
-        };
+        let file = PositionFile::new(&options, "test".into(), positions);
         let text = serde_json::to_string(&file).unwrap();
         let file = PositionFile::parse(&text, &options).unwrap();
         let starts = replay_positions(&file, &options).unwrap();
@@ -460,16 +457,11 @@ mod tests {
         let score = Player::score(options.input_model().unwrap());
         let birken = Player::birken(options.input_model().unwrap());
         let seed = game_seed(5, 1);
-        let file = PositionFile {
-            level: 18,
-            timeline: "X.".into(),
-            reaction: 18,
-            das: true,
-            double_speed_level: Some(39),
-            line_cap: Some(40),
-            made_by: "test".into(),
-            positions: cut_positions(&options, seed, &score),
-        };
+        let file = PositionFile::new(
+            &options,
+            "test".into(),
+            cut_positions(&options, seed, &score),
+        );
         let starts = replay_positions(&file, &options).unwrap();
         let a = dealt_spawns(&starts[0], &options, &score);
         let b = dealt_spawns(&starts[0], &options, &birken);

@@ -261,22 +261,19 @@ fn plot_writes_a_histogram_for_several_games_and_a_timeline_for_one() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let many = dir.join("many.svg");
     let one = dir.join("one.svg");
-    for (games, path) in [("3", &many), ("1", &one)] {
-        let out = playfield(
-            &[
-                "nes",
-                "bench",
-                "--level",
-                "19",
-                "--games",
-                games,
-                "--max-lines",
-                "4",
-                "--plot",
-                path.to_str().expect("utf-8 path"),
-            ],
-            "2",
-        );
+    // Games past level 18 also get the points by line band beside BetaTetris's.
+    let bands = dir.join("bands.svg");
+    let level_19 = ["--level", "19", "--max-lines", "4"];
+    let betatetris = ["--format", "betatetris", "--linecap", "140"];
+    for (options, games, path) in [
+        (level_19, "3", &many),
+        (level_19, "1", &one),
+        (betatetris, "2", &bands),
+    ] {
+        let mut args = vec!["nes", "bench", "--games", games, "--plot"];
+        args.push(path.to_str().expect("utf-8 path"));
+        args.extend(options);
+        let out = playfield(&args, "2");
         assert!(
             out.status.success(),
             "{}",
@@ -285,28 +282,6 @@ fn plot_writes_a_histogram_for_several_games_and_a_timeline_for_one() {
     }
     let many = std::fs::read_to_string(&many).expect("histogram written");
     assert!(many.starts_with("<svg") && many.contains("score per game (3 games"));
-    // Games past level 18 also get the points by line band beside BetaTetris's.
-    let bands = dir.join("bands.svg");
-    let out = playfield(
-        &[
-            "nes",
-            "bench",
-            "--format",
-            "betatetris",
-            "--games",
-            "2",
-            "--linecap",
-            "140",
-            "--plot",
-            bands.to_str().expect("utf-8 path"),
-        ],
-        "2",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let bands = std::fs::read_to_string(&bands).expect("chart written");
     assert!(
         bands.contains("mean points per game by line band")
@@ -569,30 +544,9 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--band 29") && err.contains("230"), "{err}");
-    // The same weights twice: a paired difference of exactly 0.
-    let out = run(&[
-        "nes",
-        "segments",
-        "--format",
-        "betatetris",
-        "--linecap",
-        "6",
-        "--segments",
-        &positions,
-        "--lines",
-        "3",
-        "--weights",
-        "shipped",
-        "--weights",
-        &tuned,
-        "--json",
-    ]);
-    let lines = json_objects(out);
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
-    assert_eq!(lines[1]["points"]["n"], 2);
-    // With the pieces dealt the same, and an unknown source of pieces refused by name.
-    let segments_with = |pieces: &str| {
+    // Weights compared on the saved positions, the pieces the ROM's or dealt; the same weights
+    // twice give a paired difference of exactly 0.
+    let segments_with = |second: &str, pieces: &str| {
         playfield(
             &[
                 "nes",
@@ -608,7 +562,7 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
                 "--weights",
                 "shipped",
                 "--weights",
-                "shipped",
+                second,
                 "--pieces",
                 pieces,
                 "--json",
@@ -616,7 +570,11 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
             "1",
         )
     };
-    let lines = json_objects(segments_with("dealt"));
+    let lines = json_objects(segments_with(&tuned, "rom"));
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
+    assert_eq!(lines[1]["points"]["n"], 2);
+    let lines = json_objects(segments_with("shipped", "dealt"));
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
     assert_eq!(lines[1]["points"]["n"], 2);
@@ -652,7 +610,7 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
         serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
     assert_eq!(resumed["setup"]["segments"]["pieces"], "dealt");
     assert_eq!(resumed["history"].as_array().unwrap().len(), 2);
-    let out = segments_with("shuffled");
+    let out = segments_with("shipped", "shuffled");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
