@@ -271,6 +271,11 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                 None if args.make_segments_only => {
                     bail!("--make-segments-only needs --segments FILE")
                 }
+                None if !args.segment_pieces.is_rom() => {
+                    bail!(
+                        "--segment-pieces dealt needs --segments FILE: whole games play the ROM's pieces"
+                    )
+                }
                 None => Objective::Games { games: args.games },
             };
             (

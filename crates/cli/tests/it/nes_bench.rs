@@ -610,6 +610,24 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
         serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
     assert_eq!(resumed["setup"]["segments"]["pieces"], "dealt");
     assert_eq!(resumed["history"].as_array().unwrap().len(), 2);
+    // Whole games always play the ROM's pieces: dealt ones without segments are refused.
+    let out = playfield(
+        &[
+            "nes",
+            "tune",
+            "--segment-pieces",
+            "dealt",
+            "--generations",
+            "1",
+        ],
+        "1",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--segment-pieces dealt needs --segments"),
+        "{err}"
+    );
     let out = segments_with("shipped", "shuffled");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
