@@ -48,7 +48,8 @@ pub struct SegmentsArgs {
     /// player: the pieces' luck falls out of the pairing; not the ROM's game).
     #[arg(long, value_name = "FROM", default_value = "rom")]
     pieces: SegmentPieces,
-    /// One JSON object per weights file instead of text.
+    /// One JSON object per weights file instead of text, with each segment's result (`segments`:
+    /// band, seed, points, lines, topped_out, in the file's order).
     #[arg(long)]
     json: bool,
 }
@@ -117,6 +118,22 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
             let mut value = serde_json::to_value(&c)?;
             if let Some(map) = value.as_object_mut() {
                 map.insert("weights".into(), serde_json::json!(w));
+                // Each segment's own result, in the file's order, so that runs of other
+                // builds (or other settings) on the same positions can be paired too.
+                let each: Vec<serde_json::Value> = starts
+                    .iter()
+                    .zip(s)
+                    .map(|(start, score)| {
+                        serde_json::json!({
+                            "band": start.position.band,
+                            "seed": start.position.seed,
+                            "points": score.points,
+                            "lines": score.lines,
+                            "topped_out": score.topped_out,
+                        })
+                    })
+                    .collect();
+                map.insert("segments".into(), serde_json::Value::Array(each));
             }
             out.line(serde_json::to_string(&value)?)?;
         } else {

@@ -578,6 +578,16 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["points_difference"]["mean"], 0.0);
     assert_eq!(lines[1]["points"]["n"], 2);
+    // Each segment's own result comes with the summary, in the file's order, and sums to it.
+    let each = lines[1]["segments"].as_array().expect("segments");
+    assert_eq!(each.len(), 2);
+    let sum: f64 = each.iter().map(|s| s["points"].as_f64().unwrap()).sum();
+    assert_eq!(sum / 2.0, lines[1]["points"]["mean"].as_f64().unwrap());
+    assert_eq!(each, lines[0]["segments"].as_array().unwrap());
+    assert!(
+        each.iter()
+            .all(|s| s["seed"].is_u64() && s["topped_out"].is_boolean())
+    );
     // A tuning run on dealt pieces keeps that in its checkpoint, and a resumed run plays them.
     let checkpoint = path("dealt-run.json");
     run(&[
