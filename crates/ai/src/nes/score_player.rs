@@ -3,7 +3,8 @@
 //! the preview is not seen yet (the reaction time), the expected best over the seven possible
 //! previews, weighted by the NES randomizer's transition probabilities. Only the placements that
 //! lead on the board alone are rated so; the leading candidates are then looked at one piece
-//! deeper, over the unseen piece after the preview. When the preview is seen only once the piece
+//! deeper, over the unseen piece after the preview, and with the preview seen over the two
+//! unseen pieces after it (the leading drops of the first). When the preview is seen only once the piece
 //! has fallen too far to change its placement (level 19 on, with an 18-frame reaction), or
 //! when the placement locks before it is seen (a high stack), the leading candidates are looked
 //! at one piece deeper under each of the seven previews.
@@ -29,6 +30,15 @@ const PREVIEW_CANDIDATES: usize = 30;
 const DEEPER_CANDIDATES: usize = 4;
 /// Preview placements per candidate expanded over the piece after it.
 const DEEPER_PREVIEW_DROPS: usize = 3;
+/// Placements of the piece after the preview expanded once more, over the piece after that,
+/// when the preview is seen: the deeper look then reaches two unseen pieces. At level 18 this
+/// gains about 35,000 points in the first 130 lines, where a wider look (more candidates and
+/// drops) gains nothing (docs/weights-log.md, step 16).
+const NEXT_DROPS_SEEN: usize = 2;
+/// The same before a preview that comes too late (levels 19 on), where the deeper look is taken
+/// under each of the seven previews: none, since there it costs seven to twelve times the time
+/// for no gain that showed (levels 19-28, 62 saved positions).
+const NEXT_DROPS_BLIND: usize = 0;
 /// Rows a piece falls before the preview is seen from which the placement counts as decided
 /// before it (half the field): the decision then looks one piece deeper under each possible
 /// preview, as it does once a preview is seen. At 30 Hz with an 18-frame reaction that is
@@ -72,6 +82,9 @@ struct Planner<'a> {
     /// placement that covers the well would make the next piece's burn (which uncovers it)
     /// look cheap.
     digging: bool,
+    /// Placements of the piece after the preview looked at once more in [`Self::deeper_value`]
+    /// (0: that piece's best drop is the leaf).
+    next_drops: usize,
 }
 
 impl Planner<'_> {
@@ -108,30 +121,80 @@ impl Planner<'_> {
         out
     }
 
+    /// The value of the best drop of `piece` (the leaf of every look-ahead: the hot path, so
+    /// no drop is kept).
     fn best_drop_value(&self, field: &Field, piece: usize, ctx: &Context) -> f64 {
         if Self::capped(ctx) {
             return 0.0;
         }
-        self.best_drops(field, piece, ctx, 1)
-            .first()
-            .map_or(TOP_OUT, |b| b.reward + b.board)
+        let mut best = f64::NEG_INFINITY;
+        for d in reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input) {
+            let mut f = *field;
+            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
+                continue;
+            };
+            let reward = self.w.clear_reward(cleared, ctx, self.digging);
+            let after = ctx.after(cleared);
+            let board = if Self::capped(&after) {
+                0.0
+            } else {
+                self.w.board_value(&f, &after, &self.presses)
+            };
+            best = best.max(reward + board);
+        }
+        if best.is_finite() { best } else { TOP_OUT }
     }
 
     /// The value of `piece` one piece deeper: the best of its leading drops, each followed by
-    /// the expected best of the piece after it.
+    /// the expected value of the piece after it ([`Self::after_drop`], `next_drops` of it).
     fn deeper_value(&self, field: &Field, piece: usize, ctx: &Context) -> f64 {
+        self.best_of_leading(field, piece, ctx, DEEPER_PREVIEW_DROPS, |r| {
+            self.after_drop(&r.field, piece, &r.ctx)
+        })
+    }
+
+    /// The best over the `keep` leading drops of `piece` of its clear reward plus `future` of
+    /// the drop (its reward alone once the line cap ends the game).
+    fn best_of_leading(
+        &self,
+        field: &Field,
+        piece: usize,
+        ctx: &Context,
+        keep: usize,
+        future: impl Fn(&Rated) -> f64,
+    ) -> f64 {
         let best = self
-            .best_drops(field, piece, ctx, DEEPER_PREVIEW_DROPS)
-            .into_iter()
+            .best_drops(field, piece, ctx, keep)
+            .iter()
             .map(|r| {
                 if Self::capped(&r.ctx) {
                     r.reward
                 } else {
-                    r.reward + self.expected_value(&r.field, piece, &r.ctx)
+                    r.reward + future(r)
                 }
             })
             .fold(f64::NEG_INFINITY, f64::max);
         if best.is_finite() { best } else { TOP_OUT }
+    }
+
+    /// The expected value of the piece after `previous` on `field`, weighted by the randomizer:
+    /// of its best drop when `next_drops` is 0, else of the best of its `next_drops` leading
+    /// drops, each followed by the expected best drop of the piece after it.
+    fn after_drop(&self, field: &Field, previous: usize, ctx: &Context) -> f64 {
+        if self.next_drops == 0 {
+            return self.expected_value(field, previous, ctx);
+        }
+        if Self::capped(ctx) {
+            return 0.0;
+        }
+        (0..7)
+            .map(|n| {
+                transition_probability(previous, n)
+                    * self.best_of_leading(field, n, ctx, self.next_drops, |r| {
+                        self.expected_value(&r.field, n, &r.ctx)
+                    })
+            })
+            .sum()
     }
 
     /// The expected best value over the piece after `previous`, weighted by the randomizer.
@@ -238,11 +301,12 @@ fn rate(
     let next_piece = next.map(Piece::index);
     let ctx = decision_context(player, w, situation, &field, current, next_piece);
     let holes = has_holes(&field);
-    let planner = Planner {
+    let mut planner = Planner {
         w,
         player,
         presses: press_frames(&player.input),
         digging: holes,
+        next_drops: 0,
     };
     // The sweep finds the searcher's placements, each at its earliest lock frame, several times
     // faster; only the chosen one's buttons are rebuilt.
@@ -303,6 +367,13 @@ fn rate(
     let blind = next_piece.is_none()
         && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
+        // Measured where the player plays for points; where it plays to survive (the ROM's
+        // score maxed, or a clear that would freeze or crash the game) it looks as before.
+        planner.next_drops = if blind || ctx.survival || ctx.unsafe_clears != 0 {
+            NEXT_DROPS_BLIND
+        } else {
+            NEXT_DROPS_SEEN
+        };
         rated[..previewed].sort_by(by_value);
         for r in rated.iter_mut().take(DEEPER_CANDIDATES) {
             r.stage = Stage::Deeper;
@@ -491,6 +562,7 @@ mod tests {
             player: &player,
             presses,
             digging: holes,
+            next_drops: if deeper { NEXT_DROPS_BLIND } else { 0 },
         };
         let after = ctx.after(cleared);
         let future = if deeper {
@@ -545,15 +617,21 @@ mod tests {
         assert!((value - shallow).abs() > 1e-6);
     }
 
-    /// The lines an L clears at level 24 on columns 1-9 of `heights` (the well open), placed
-    /// by the score player with weights `w`, the preview `next` (or not seen yet).
-    fn lines_by_an_l(heights: [usize; 9], w: &ScoreWeights, next: Option<Piece>) -> u8 {
+    /// A page whose columns 1-9 stand `heights` high, the well empty.
+    fn page_of(heights: [usize; 9]) -> [u8; 256] {
         let mut page = [0xEFu8; 256];
         for (x, h) in heights.into_iter().enumerate() {
             for y in 20 - h..20 {
                 page[y * 10 + x] = 0x7B;
             }
         }
+        page
+    }
+
+    /// The lines an L clears at level 24 on columns 1-9 of `heights` (the well open), placed
+    /// by the score player with weights `w`, the preview `next` (or not seen yet).
+    fn lines_by_an_l(heights: [usize; 9], w: &ScoreWeights, next: Option<Piece>) -> u8 {
+        let page = page_of(heights);
         let player = Player::score_with(w.clone(), InputModel::new("X.", true, 18).unwrap());
         let start = PieceState::spawn(Piece::L.spawn_orientation(), 0);
         let situation = Situation::a_type(24, 180);
@@ -590,13 +668,24 @@ mod tests {
         let high = [12, 13, 12, 13, 13, 12, 10, 12, 10];
         assert_eq!(lines_by_an_l(high, &never, None), 0);
         assert_eq!(lines_by_an_l(high, &shipped, None), 2);
-        // An I in the preview ends the drought. Here, lining out, the L burns three lines; with
-        // the I coming next it clears one, as it does without the term.
+        // An I in the preview ends the drought: the decision does not line out, and is the one
+        // made without the term. (Here, lining out, the L burns three lines; looking two
+        // pieces past the I, the decision burns three with the I coming next too.)
         let i = Some(Piece::I);
         let other = [11, 11, 12, 11, 12, 12, 12, 13, 10];
         assert_eq!(lines_by_an_l(other, &shipped, None), 3);
-        assert_eq!(lines_by_an_l(other, &shipped, i), 1);
-        assert_eq!(lines_by_an_l(other, &never, i), 1);
+        let lines_out = |next: Option<usize>| {
+            let player = Player::score(InputModel::new("X.", true, 18).unwrap());
+            let field = Field::from_page(&page_of(other));
+            let situation = Situation::a_type(24, 180);
+            decision_context(&player, &shipped, situation, &field, 5, next).line_out
+        };
+        assert!(lines_out(None));
+        assert!(!lines_out(Some(I_PIECE)));
+        assert_eq!(
+            lines_by_an_l(other, &shipped, i),
+            lines_by_an_l(other, &never, i)
+        );
     }
 
     #[test]
@@ -702,6 +791,7 @@ mod tests {
                 player: &player,
                 presses: presses.clone(),
                 digging,
+                next_drops: 0,
             };
             let mut r: Vec<f64> = planner
                 .best_drops(&field, 6, &ctx, 40)

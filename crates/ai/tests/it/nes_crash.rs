@@ -240,8 +240,10 @@ fn a_whole_game_passes_level_157_clear_of_the_crash() {
     // the player kept clear of crashes, this game crashed at level 157 (1,511 lines); the
     // presses after a lock that hide the preview must survive until the lock even when the
     // piece locks before its informed re-plan.
+    // As that command plays it: once the ROM's score is maxed the player plays to survive.
     let config = GameConfig {
         max_lines: Some(1520),
+        survive_at_max_score: true,
         ..GameConfig::a_type(19, playfield_ai::nes::game_seed(11, 0))
     };
     let player = Player::score(InputModel::new("X.", true, 18).expect("a timeline"));
