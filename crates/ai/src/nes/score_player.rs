@@ -4,10 +4,10 @@
 //! previews, weighted by the NES randomizer's transition probabilities. Only the placements that
 //! lead on the board alone are rated so; the leading candidates are then looked at one piece
 //! deeper, over the unseen piece after the preview, and with the preview seen over the two
-//! unseen pieces after it (the leading drops of the first). When the preview is seen only once the piece
-//! has fallen too far to change its placement (level 19 on, with an 18-frame reaction), or
-//! when the placement locks before it is seen (a high stack), the leading candidates are looked
-//! at one piece deeper under each of the seven previews.
+//! unseen pieces after it (the leading drops of the first). When the preview is seen only once
+//! the piece has fallen too far to change its placement (level 19 on, with an 18-frame
+//! reaction), or when the placement locks before it is seen (a high stack), the leading
+//! candidates are looked at one piece deeper under each of the seven previews.
 
 use std::borrow::Cow;
 
@@ -615,6 +615,64 @@ mod tests {
         );
         let (_, shallow) = chosen_and_recomputed(&page, 18, false);
         assert!((value - shallow).abs() > 1e-6);
+    }
+
+    #[test]
+    fn with_the_preview_seen_the_decision_looks_two_unseen_pieces_deep() {
+        let page = ready_stack(6);
+        let input = InputModel::new("X.", true, 18).unwrap();
+        let player = Player::score(input.clone());
+        let w = ScoreWeights::shipped();
+        let start = PieceState::spawn(Piece::T.spawn_orientation(), 0);
+        let (current, next) = (Piece::T.index(), Piece::L.index());
+        // The chosen placement's value, and the same recomputed with `next_drops` placements of
+        // the unseen piece after the preview looked at once more.
+        let chosen_and_recomputed = |situation: Situation, next_drops: usize| {
+            let d = decide(
+                &player,
+                &w,
+                &mut Workspace::new(),
+                &page,
+                start,
+                situation,
+                Some(Piece::L),
+            )
+            .unwrap();
+            let mut field = Field::from_page(&page);
+            let ctx = decision_context(&player, &w, situation, &field, current, Some(next));
+            let holes = has_holes(&field);
+            let cleared = field
+                .lock(
+                    d.placement.orientation,
+                    d.placement.x as i8,
+                    d.placement.y as i8,
+                )
+                .unwrap();
+            let planner = Planner {
+                w: &w,
+                player: &player,
+                presses: press_frames(&input),
+                digging: holes,
+                next_drops,
+            };
+            let recomputed = w.clear_reward(cleared, &ctx, holes)
+                + planner.deeper_value(&field, next, &ctx.after(cleared));
+            (-d.cost, recomputed)
+        };
+        // Playing for points: the preview's leading drops, each followed by the leading drops of
+        // the unseen piece after it and the expected best of the one after that.
+        let scoring = Situation::a_type(18, 40);
+        let (value, deep) = chosen_and_recomputed(scoring, NEXT_DROPS_SEEN);
+        assert!((value - deep).abs() < 1e-9, "{value} against {deep}");
+        let (_, shallow) = chosen_and_recomputed(scoring, 0);
+        assert!((deep - shallow).abs() > 1e-6);
+        // Playing to survive (the ROM's score maxed), where it was not measured: one unseen piece.
+        let surviving = Situation {
+            score_maxed: true,
+            ..scoring
+        };
+        let (value, shallow) = chosen_and_recomputed(surviving, 0);
+        assert!((value - shallow).abs() < 1e-9, "{value} against {shallow}");
     }
 
     /// A page whose columns 1-9 stand `heights` high, the well empty.
