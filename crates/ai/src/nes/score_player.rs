@@ -93,55 +93,52 @@ impl Planner<'_> {
         ctx.line_cap.is_some_and(|cap| ctx.lines_decimal() >= cap)
     }
 
-    /// The `keep` best drops of `piece` on `field`, best first: each with its clear reward, the
-    /// value of the board after it (0 once the line cap ends the game), that board and context.
+    /// Every drop of `piece` on `field` that locks, rated: its clear reward, the value of the
+    /// board after it (0 once the line cap ends the game), that board and context.
+    fn rated_drops<'s>(
+        &'s self,
+        field: &'s Field,
+        piece: usize,
+        ctx: &'s Context,
+    ) -> impl Iterator<Item = Rated> + 's {
+        reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input)
+            .into_iter()
+            .filter_map(move |d| {
+                let mut f = *field;
+                let cleared = f.lock(d.orientation, d.x, d.y)?;
+                let after = ctx.after(cleared);
+                let board = if Self::capped(&after) {
+                    0.0
+                } else {
+                    self.w.board_value(&f, &after, &self.presses)
+                };
+                Some(Rated {
+                    reward: self.w.clear_reward(cleared, ctx, self.digging),
+                    board,
+                    field: f,
+                    ctx: after,
+                })
+            })
+    }
+
+    /// The `keep` best drops of `piece` on `field`, best first ([`Self::rated_drops`]).
     fn best_drops(&self, field: &Field, piece: usize, ctx: &Context, keep: usize) -> Vec<Rated> {
-        let mut out: Vec<Rated> = Vec::new();
-        for d in reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input) {
-            let mut f = *field;
-            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
-                continue;
-            };
-            let reward = self.w.clear_reward(cleared, ctx, self.digging);
-            let after = ctx.after(cleared);
-            let board = if Self::capped(&after) {
-                0.0
-            } else {
-                self.w.board_value(&f, &after, &self.presses)
-            };
-            out.push(Rated {
-                reward,
-                board,
-                field: f,
-                ctx: after,
-            });
-        }
+        let mut out: Vec<Rated> = self.rated_drops(field, piece, ctx).collect();
         out.sort_by(|a, b| (b.reward + b.board).total_cmp(&(a.reward + a.board)));
         out.truncate(keep.max(1));
         out
     }
 
-    /// The value of the best drop of `piece` (the leaf of every look-ahead: the hot path, so
-    /// no drop is kept).
+    /// The value of the best drop of `piece`: the leaf of every look-ahead, so no drop is kept
+    /// or sorted.
     fn best_drop_value(&self, field: &Field, piece: usize, ctx: &Context) -> f64 {
         if Self::capped(ctx) {
             return 0.0;
         }
-        let mut best = f64::NEG_INFINITY;
-        for d in reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input) {
-            let mut f = *field;
-            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
-                continue;
-            };
-            let reward = self.w.clear_reward(cleared, ctx, self.digging);
-            let after = ctx.after(cleared);
-            let board = if Self::capped(&after) {
-                0.0
-            } else {
-                self.w.board_value(&f, &after, &self.presses)
-            };
-            best = best.max(reward + board);
-        }
+        let best = self
+            .rated_drops(field, piece, ctx)
+            .map(|r| r.reward + r.board)
+            .fold(f64::NEG_INFINITY, f64::max);
         if best.is_finite() { best } else { TOP_OUT }
     }
 
