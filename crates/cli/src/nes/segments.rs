@@ -1,5 +1,7 @@
 //! `playfield nes segments`: several weights files play segments from the same saved positions
-//! (a band's, or all), and each is compared with the first, position by position.
+//! (a band's, or all), and each is compared with the first, position by position, or with an
+//! earlier run's reference (`--against`: another build, or other settings, on the same
+//! positions).
 
 use std::path::PathBuf;
 
@@ -7,7 +9,9 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use playfield_ai::nes::bench::{BenchOptions, Format};
 use playfield_ai::nes::compare::{Comparison, MeanInterval, compare, play_all};
-use playfield_ai::nes::segments::{PositionFile, SegmentPieces, replay_positions};
+use playfield_ai::nes::segments::{
+    PositionFile, SegmentPieces, SegmentScore, Start, replay_positions,
+};
 use playfield_ai::nes::{Player, ScoreWeights};
 
 use crate::checks::int;
@@ -40,9 +44,14 @@ pub struct SegmentsArgs {
     #[arg(long, value_name = "K", default_value_t = 1000, value_parser = int(1u32, 100_000))]
     lines: u32,
     /// A weights file to compare, or `shipped`; give it twice or more: the first is the
-    /// reference the others are paired against.
+    /// reference the others are paired against (unless --against gives one).
     #[arg(long, value_name = "FILE.json", required = true, num_args = 1)]
     weights: Vec<String>,
+    /// Pair every weights file against the first result of an earlier `--json` run on the same
+    /// positions (band, lines and pieces as here), such as another build's: its segments must
+    /// be these positions', in their order.
+    #[arg(long, value_name = "RUN.json")]
+    against: Option<PathBuf>,
     /// Where the segments' pieces come from: `rom` (the game's randomizer, whose pieces follow
     /// each player's timing) or `dealt` (a sequence of each position's own, the same for every
     /// player: the pieces' luck falls out of the pairing; not the ROM's game).
@@ -70,8 +79,8 @@ fn text(m: &MeanInterval, signed: bool) -> String {
 
 /// Runs `nes segments`.
 pub fn run(args: &SegmentsArgs) -> Result<()> {
-    if args.weights.len() < 2 {
-        bail!("--weights: give at least two (the first is the reference)");
+    if args.weights.len() < 2 && args.against.is_none() {
+        bail!("--weights: give at least two (the first is the reference), or --against RUN.json");
     }
     let mut options: BenchOptions = args.format.options();
     if args.linecap.is_some() {
@@ -110,10 +119,32 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
     let starts = replay_positions(&file, &options)
         .with_context(|| format!("--segments {}", path.display()))?;
     // One worker per core (RAYON_NUM_THREADS sets another count); results do not depend on it.
+    let earlier = match &args.against {
+        Some(path) => {
+            let text = read_text(path, "--against", FILE_LIMIT)?;
+            Some(
+                reference_of_run(&text, &starts)
+                    .with_context(|| format!("--against {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let scores = play_all(&starts, &options, args.lines, &players, args.pieces);
+    let (reference, reference_name) = match &earlier {
+        Some((scores, name)) => (
+            scores,
+            format!(
+                "{name} of {}",
+                args.against
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            ),
+        ),
+        None => (&scores[0], args.weights[0].clone()),
+    };
     let mut out = Out::new();
     for (w, s) in args.weights.iter().zip(&scores) {
-        let c: Comparison = compare(s, &scores[0]);
+        let c: Comparison = compare(s, reference);
         if args.json {
             let mut value = serde_json::to_value(&c)?;
             if let Some(map) = value.as_object_mut() {
@@ -144,7 +175,7 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
                 text(&c.points, false),
                 text(&c.lines, false),
                 100.0 * c.topped_out,
-                args.weights[0],
+                reference_name,
                 text(&c.points_difference, true),
                 text(&c.lines_difference, true),
             ))?;
@@ -152,4 +183,57 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The reference of an earlier `nes segments --json` run (`text`, one object a line): its first
+/// object's segments and weights name, checked to be `starts`' positions in their order.
+fn reference_of_run(text: &str, starts: &[Start]) -> Result<(Vec<SegmentScore>, String)> {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .context("empty: expected the JSON lines of `nes segments --json`")?;
+    let value: serde_json::Value =
+        serde_json::from_str(first).context("line 1 is not JSON from `nes segments --json`")?;
+    let name = value["weights"].as_str().unwrap_or("reference").to_owned();
+    let each = value["segments"]
+        .as_array()
+        .context("line 1 has no `segments` (made by `nes segments --json`)")?;
+    if each.len() != starts.len() {
+        bail!(
+            "{} segments, but the positions here give {} (the same --segments and --band?)",
+            each.len(),
+            starts.len()
+        );
+    }
+    each.iter()
+        .zip(starts)
+        .enumerate()
+        .map(|(i, (s, start))| {
+            let (band, seed) = (s["band"].as_u64(), s["seed"].as_u64());
+            if band != Some(u64::from(start.position.band)) || seed != Some(start.position.seed) {
+                bail!(
+                    "segment {} is band {} seed {}, the position here band {} seed {}",
+                    i + 1,
+                    s["band"],
+                    s["seed"],
+                    start.position.band,
+                    start.position.seed
+                );
+            }
+            let field = |name: &str| {
+                s[name]
+                    .as_u64()
+                    .with_context(|| format!("segment {}: no `{name}`", i + 1))
+            };
+            Ok(SegmentScore {
+                points: field("points")?,
+                lines: u32::try_from(field("lines")?)
+                    .with_context(|| format!("segment {}: `lines` out of range", i + 1))?,
+                topped_out: s["topped_out"]
+                    .as_bool()
+                    .with_context(|| format!("segment {}: no `topped_out`", i + 1))?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(|scores| (scores, name))
 }

@@ -588,6 +588,56 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
         each.iter()
             .all(|s| s["seed"].is_u64() && s["topped_out"].is_boolean())
     );
+    // Another run (another build, or other settings) is paired against an earlier run's
+    // reference with --against: one weights file is enough then.
+    let earlier = path("earlier-run.json");
+    std::fs::write(&earlier, format!("{}\n", lines[0])).unwrap();
+    let against = || {
+        playfield(
+            &[
+                "nes",
+                "segments",
+                "--format",
+                "betatetris",
+                "--linecap",
+                "6",
+                "--segments",
+                &positions,
+                "--lines",
+                "3",
+                "--weights",
+                &tuned,
+                "--pieces",
+                "dealt",
+                "--against",
+                &earlier,
+                "--json",
+            ],
+            "1",
+        )
+    };
+    let paired = json_objects(against());
+    assert_eq!(paired.len(), 1);
+    assert_eq!(paired[0]["points_difference"]["mean"], 0.0);
+    assert_eq!(paired[0]["points_difference"]["n"], 2);
+    assert_eq!(paired[0]["segments"], lines[0]["segments"]);
+    // A run on other positions is refused, saying how it differs.
+    let refused = |run: serde_json::Value, expected: &[&str]| {
+        std::fs::write(&earlier, format!("{run}\n")).unwrap();
+        let out = against();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--against") && expected.iter().all(|e| err.contains(e)),
+            "{err}"
+        );
+    };
+    let mut fewer = lines[0].clone();
+    fewer["segments"].as_array_mut().unwrap().pop();
+    refused(fewer, &["1 segments", "give 2"]);
+    let mut other_seed = lines[0].clone();
+    other_seed["segments"][1]["seed"] = serde_json::json!(12_345_678_u64);
+    refused(other_seed, &["segment 2", "seed 12345678"]);
     // A tuning run on dealt pieces keeps that in its checkpoint, and a resumed run plays them.
     let checkpoint = path("dealt-run.json");
     run(&[
