@@ -546,29 +546,33 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert!(err.contains("--band 29") && err.contains("230"), "{err}");
     // Weights compared on the saved positions, the pieces the ROM's or dealt; the same weights
     // twice give a paired difference of exactly 0.
+    // `nes segments` on the saved positions, 3 lines each, with `more` arguments.
+    let segments = |more: &[&str]| {
+        let mut args = vec![
+            "nes",
+            "segments",
+            "--format",
+            "betatetris",
+            "--linecap",
+            "6",
+            "--segments",
+            &positions,
+            "--lines",
+            "3",
+            "--json",
+        ];
+        args.extend_from_slice(more);
+        playfield(&args, "1")
+    };
     let segments_with = |second: &str, pieces: &str| {
-        playfield(
-            &[
-                "nes",
-                "segments",
-                "--format",
-                "betatetris",
-                "--linecap",
-                "6",
-                "--segments",
-                &positions,
-                "--lines",
-                "3",
-                "--weights",
-                "shipped",
-                "--weights",
-                second,
-                "--pieces",
-                pieces,
-                "--json",
-            ],
-            "1",
-        )
+        segments(&[
+            "--weights",
+            "shipped",
+            "--weights",
+            second,
+            "--pieces",
+            pieces,
+        ])
     };
     let lines = json_objects(segments_with(&tuned, "rom"));
     assert_eq!(lines.len(), 2);
@@ -593,28 +597,14 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     let earlier = path("earlier-run.json");
     std::fs::write(&earlier, format!("{}\n", lines[0])).unwrap();
     let against = || {
-        playfield(
-            &[
-                "nes",
-                "segments",
-                "--format",
-                "betatetris",
-                "--linecap",
-                "6",
-                "--segments",
-                &positions,
-                "--lines",
-                "3",
-                "--weights",
-                &tuned,
-                "--pieces",
-                "dealt",
-                "--against",
-                &earlier,
-                "--json",
-            ],
-            "1",
-        )
+        segments(&[
+            "--weights",
+            &tuned,
+            "--pieces",
+            "dealt",
+            "--against",
+            &earlier,
+        ])
     };
     let paired = json_objects(against());
     assert_eq!(paired.len(), 1);
