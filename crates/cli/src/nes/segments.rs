@@ -118,28 +118,20 @@ pub fn run(args: &SegmentsArgs) -> Result<()> {
     }
     let starts = replay_positions(&file, &options)
         .with_context(|| format!("--segments {}", path.display()))?;
-    // One worker per core (RAYON_NUM_THREADS sets another count); results do not depend on it.
+    // The earlier run's reference and its name, read before the segments are played.
     let earlier = match &args.against {
         Some(path) => {
             let text = read_text(path, "--against", FILE_LIMIT)?;
-            Some(
-                reference_of_run(&text, &starts)
-                    .with_context(|| format!("--against {}", path.display()))?,
-            )
+            let (scores, name) = reference_of_run(&text, &starts)
+                .with_context(|| format!("--against {}", path.display()))?;
+            Some((scores, format!("{name} of {}", path.display())))
         }
         None => None,
     };
+    // One worker per core (RAYON_NUM_THREADS sets another count); results do not depend on it.
     let scores = play_all(&starts, &options, args.lines, &players, args.pieces);
     let (reference, reference_name) = match &earlier {
-        Some((scores, name)) => (
-            scores,
-            format!(
-                "{name} of {}",
-                args.against
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
-            ),
-        ),
+        Some((scores, name)) => (scores, name.clone()),
         None => (&scores[0], args.weights[0].clone()),
     };
     let mut out = Out::new();

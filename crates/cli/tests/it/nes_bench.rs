@@ -544,8 +544,6 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--band 29") && err.contains("230"), "{err}");
-    // Weights compared on the saved positions, the pieces the ROM's or dealt; the same weights
-    // twice give a paired difference of exactly 0.
     // `nes segments` on the saved positions, 3 lines each, with `more` arguments.
     let segments = |more: &[&str]| {
         let mut args = vec![
@@ -564,6 +562,8 @@ fn a_band_is_tuned_alone_and_weights_are_compared_on_the_same_positions() {
         args.extend_from_slice(more);
         playfield(&args, "1")
     };
+    // Weights compared on the saved positions, the pieces the ROM's or dealt; the same weights
+    // twice give a paired difference of exactly 0.
     let segments_with = |second: &str, pieces: &str| {
         segments(&[
             "--weights",
