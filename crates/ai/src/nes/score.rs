@@ -824,7 +824,9 @@ mod tests {
             bands,
             vec![(
                 super::super::bands::Band::FromLevel(29),
-                [("safe_height_fast", 9.0)].into_iter().collect()
+                [("safe_height_fast", 9.0), ("drought_margin", -1.0)]
+                    .into_iter()
+                    .collect()
             )]
         );
         let at_29 = shipped.band_weights(super::super::bands::Band::FromLevel(29));
@@ -832,6 +834,7 @@ mod tests {
             (shipped.safe_height_fast, at_29.safe_height_fast),
             (7.0, 9.0)
         );
+        assert_eq!((shipped.drought_margin, at_29.drought_margin), (0.0, -1.0));
     }
 
     #[test]
