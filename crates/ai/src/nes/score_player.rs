@@ -35,10 +35,15 @@ const DEEPER_PREVIEW_DROPS: usize = 3;
 /// gains about 35,000 points in the first 130 lines, where a wider look (more candidates and
 /// drops) gains nothing (docs/weights-log.md, step 16).
 const NEXT_DROPS_SEEN: usize = 2;
-/// The same before a preview that comes too late (levels 19 on), where the deeper look is taken
+/// The same before a preview that comes too late (levels 19-28), where the deeper look is taken
 /// under each of the seven previews: none, since there it costs seven to twelve times the time
 /// for no gain that showed (levels 19-28, 62 saved positions).
 const NEXT_DROPS_BLIND: usize = 0;
+/// The same at a row a frame (levels 29 on, not double speed), where every placement locks
+/// before the preview is seen and blindness costs most (about 140,000 points in levels 29-38
+/// against the preview seen at spawn): the deeper look reaches two unseen pieces after the
+/// preview, as it does once a preview is seen (docs/weights-log.md, step 19).
+const NEXT_DROPS_BLIND_ONE_ROW_A_FRAME: usize = 2;
 /// Rows a piece falls before the preview is seen from which the placement counts as decided
 /// before it (half the field): the decision then looks one piece deeper under each possible
 /// preview, as it does once a preview is seen. At 30 Hz with an 18-frame reaction that is
@@ -364,13 +369,7 @@ fn rate(
     let blind = next_piece.is_none()
         && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
-        // Measured where the player plays for points; where it plays to survive (the ROM's
-        // score maxed, or a clear that would freeze or crash the game) it looks as before.
-        planner.next_drops = if blind || ctx.survival || ctx.unsafe_clears != 0 {
-            NEXT_DROPS_BLIND
-        } else {
-            NEXT_DROPS_SEEN
-        };
+        planner.next_drops = next_drops(blind, &ctx);
         rated[..previewed].sort_by(by_value);
         for r in rated.iter_mut().take(DEEPER_CANDIDATES) {
             r.stage = Stage::Deeper;
@@ -390,6 +389,22 @@ fn rate(
         }
     }
     (placements, rated, ctx)
+}
+
+/// Placements of the piece after the preview looked at once more in a decision's deeper look:
+/// as measured where the player plays for points; where it plays to survive (the ROM's score
+/// maxed, or a clear that would freeze or crash the game) it looks as before those steps.
+fn next_drops(blind: bool, ctx: &Context) -> usize {
+    let gravity = ctx.gravity();
+    if ctx.survival || ctx.unsafe_clears != 0 {
+        NEXT_DROPS_BLIND
+    } else if !blind {
+        NEXT_DROPS_SEEN
+    } else if gravity.drop_speed <= 1 && !gravity.double {
+        NEXT_DROPS_BLIND_ONE_ROW_A_FRAME
+    } else {
+        NEXT_DROPS_BLIND
+    }
 }
 
 /// The candidate of highest value; ties keep the earlier placement (breadth-first order), for
@@ -531,9 +546,10 @@ mod tests {
     }
 
     /// A T's decision at `level` from spawn before the preview is seen, on `page`: its value
-    /// and the same value recomputed, one piece deeper under each preview (`deeper`) or as the
+    /// and the same value recomputed, one piece deeper under each preview with `deeper`
+    /// placements of the piece after the preview looked at once more, or (`None`) as the
     /// expected best drop of the preview.
-    fn chosen_and_recomputed(page: &[u8; 256], level: u8, deeper: bool) -> (f64, f64) {
+    fn chosen_and_recomputed(page: &[u8; 256], level: u8, deeper: Option<usize>) -> (f64, f64) {
         let input = InputModel::new("X.", true, 18).unwrap();
         let player = Player::score(input.clone());
         let w = ScoreWeights::shipped();
@@ -559,10 +575,10 @@ mod tests {
             player: &player,
             presses,
             digging: holes,
-            next_drops: if deeper { NEXT_DROPS_BLIND } else { 0 },
+            next_drops: deeper.unwrap_or(0),
         };
         let after = ctx.after(cleared);
-        let future = if deeper {
+        let future = if deeper.is_some() {
             (0..7)
                 .map(|n| transition_probability(0, n) * planner.deeper_value(&field, n, &after))
                 .sum()
@@ -588,16 +604,27 @@ mod tests {
     #[test]
     fn before_a_late_preview_the_decision_looks_one_piece_deeper_under_each_preview() {
         let page = ready_stack(6);
-        // At level 29 the piece falls 18 rows before the preview is seen: one piece deeper under
-        // each preview, weighted by the randomizer. At level 18 (six rows) the expected best drop
-        // of the preview: the decision is made again once it is seen.
-        for (level, deeper) in [(18, false), (29, true)] {
+        // At level 19 the piece falls nine rows before the preview is seen: one piece deeper
+        // under each preview, weighted by the randomizer; at level 29 (18 rows, a row a frame)
+        // that look reaches two unseen pieces after the preview. At level 18 (six rows) the
+        // expected best drop of the preview: the decision is made again once it is seen.
+        for (level, deeper) in [
+            (18, None),
+            (19, Some(NEXT_DROPS_BLIND)),
+            (29, Some(NEXT_DROPS_BLIND_ONE_ROW_A_FRAME)),
+        ] {
             let (value, recomputed) = chosen_and_recomputed(&page, level, deeper);
             assert!(
                 (value - recomputed).abs() < 1e-9,
                 "level {level}: {value} against {recomputed}"
             );
         }
+        // The look at level 29 is not the shallower one of levels 19-28.
+        let (value, shallower) = chosen_and_recomputed(&page, 29, Some(NEXT_DROPS_BLIND));
+        assert!(
+            (value - shallower).abs() > 1e-6,
+            "{value} against {shallower}"
+        );
     }
 
     #[test]
@@ -605,12 +632,12 @@ mod tests {
         // Fifteen rows: at level 18 the T meets the stack within the 18 frames before the
         // preview is seen, so no second look comes and the decision is final.
         let page = ready_stack(15);
-        let (value, recomputed) = chosen_and_recomputed(&page, 18, true);
+        let (value, recomputed) = chosen_and_recomputed(&page, 18, Some(NEXT_DROPS_BLIND));
         assert!(
             (value - recomputed).abs() < 1e-9,
             "{value} against {recomputed}"
         );
-        let (_, shallow) = chosen_and_recomputed(&page, 18, false);
+        let (_, shallow) = chosen_and_recomputed(&page, 18, None);
         assert!((value - shallow).abs() > 1e-6);
     }
 
