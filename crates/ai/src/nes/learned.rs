@@ -748,7 +748,6 @@ mod tests {
             lines: [0x25, 0x01],
             line_cap: Some(430),
             double_speed_level: Some(39),
-            input: crate::nes::InputModel::new("X.", false, 18).unwrap(),
             speed_up: None,
             ceilings: [15, 15, 12, 6],
             judged: None,
@@ -756,7 +755,7 @@ mod tests {
             unsafe_clears: 0,
             survival: false,
         };
-        let presses = press_frames(&ctx.input);
+        let presses = press_frames(&crate::nes::InputModel::new("X.", false, 18).unwrap());
         let empty = features(&w, &Field::default(), &ctx, &presses);
         let named = |f: &[f64; FEATURES], name: &str| {
             f[FEATURE_NAMES.iter().position(|n| *n == name).unwrap()]

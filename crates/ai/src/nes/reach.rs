@@ -65,36 +65,174 @@ pub fn press_frames(model: &InputModel, count: usize) -> Vec<u32> {
 /// with the row it drops to. Rotations are pressed on the first press frames, with the taps.
 #[must_use]
 pub fn drops(field: &Field, spawn: u8, gravity: Gravity, model: &InputModel) -> Vec<Drop> {
-    let mut out = Vec::with_capacity(40);
-    if !field.fits(spawn, 5, 0) {
-        return out;
+    DropPlan::new(spawn, gravity, &press_frames(model, 5)).drops(field)
+}
+
+/// The taps [`drops`] tries for one spawn orientation, gravity and input timeline, each with the
+/// cells it tests on an empty field and where it gets the piece there: on a field with none of
+/// those cells filled every test passes as it does on the empty field, so the tapping need not
+/// be run again (the look-ahead asks for a piece's drops hundreds of thousands of times a
+/// decision, mostly on stacks well below the taps).
+#[derive(Clone, Debug)]
+pub struct DropPlan {
+    spawn: u8,
+    gravity: Gravity,
+    presses: [u32; 5],
+    /// The (rotation, direction) runs in the order [`drops`] lists them: each a list of taps,
+    /// one column farther each.
+    runs: Vec<Vec<PlannedTap>>,
+}
+
+/// One way of tapping in a [`DropPlan`].
+#[derive(Clone, Copy, Debug)]
+struct PlannedTap {
+    rotation: (u8, bool),
+    dir: i8,
+    taps: u8,
+    /// The cells the taps test on an empty field and where they leave the piece there (before
+    /// the drop; `dropped`: whether it then drops from there), or `None` when the taps fail even
+    /// on the empty field.
+    empty: Option<([u16; 20], Drop, bool)>,
+}
+
+impl DropPlan {
+    /// The plan for a piece spawning in orientation `spawn` under `gravity`, tapped on `presses`
+    /// ([`press_frames`], at least 5).
+    #[must_use]
+    pub fn new(spawn: u8, gravity: Gravity, presses: &[u32]) -> DropPlan {
+        let mut first = [0; 5];
+        first.copy_from_slice(&presses[..5]);
+        let mut runs = Vec::new();
+        for (_, rotation_presses, clockwise) in rotations(spawn) {
+            for (dir, max_taps) in [(0i8, 0usize), (-1, 5), (1, 4)] {
+                let run = (usize::from(dir != 0)..=max_taps)
+                    .map(|taps| {
+                        let rotation = (rotation_presses, clockwise);
+                        let cells = std::cell::RefCell::new([0u16; 20]);
+                        let empty = Field::default();
+                        let on_empty = |land: &dyn Fn(u8, i8, i8) -> i8| {
+                            tap_to(
+                                |o, x, y| {
+                                    mark_cells(&mut cells.borrow_mut(), o, x, y);
+                                    empty.fits(o, x, y)
+                                },
+                                spawn,
+                                rotation,
+                                (dir, taps),
+                                gravity,
+                                &first,
+                                land,
+                            )
+                        };
+                        // Where the taps leave the piece, and whether it drops from there (a
+                        // mark for the row it would drop to) or locked on the way.
+                        let at = on_empty(&|_, _, y| y);
+                        let dropped = on_empty(&|_, _, _| i8::MIN).is_some_and(|d| d.y == i8::MIN);
+                        PlannedTap {
+                            rotation,
+                            dir,
+                            taps: taps as u8,
+                            empty: at.map(|d| (cells.into_inner(), d, dropped)),
+                        }
+                    })
+                    .collect();
+                runs.push(run);
+            }
+        }
+        DropPlan {
+            spawn,
+            gravity,
+            presses: first,
+            runs,
+        }
     }
-    let presses = press_frames(model, 5);
-    let columns = field.columns();
-    let land = |o: u8, x: i8, y: i8| Field::drop_row_by_columns(&columns, o, x, y);
-    for (target, rotation_presses, clockwise) in rotations(spawn) {
-        for (dir, max_taps) in [(0i8, 0usize), (-1, 5), (1, 4)] {
-            for taps in usize::from(dir != 0)..=max_taps {
-                match tap_to(
-                    |o, x, y| field.fits(o, x, y),
-                    spawn,
-                    (rotation_presses, clockwise),
-                    (dir, taps),
-                    gravity,
-                    &presses,
-                    land,
-                ) {
-                    Some(d) => {
-                        debug_assert_eq!(d.orientation, target);
-                        out.push(d);
-                    }
+
+    /// Every (orientation, column) the piece reaches on `field`, each with the row it drops to,
+    /// as [`drops`] lists them.
+    #[must_use]
+    pub fn drops(&self, field: &Field) -> Vec<Drop> {
+        let mut out = Vec::with_capacity(40);
+        if !field.fits(self.spawn, 5, 0) {
+            return out;
+        }
+        let columns = field.columns();
+        let land = |o: u8, x: i8, y: i8| Field::drop_row_by_columns(&columns, o, x, y);
+        for run in &self.runs {
+            for tap in run {
+                let clear = tap
+                    .empty
+                    .filter(|(cells, _, _)| cells.iter().zip(&field.rows).all(|(c, r)| c & r == 0));
+                let drop = match clear {
+                    Some((_, d, true)) => Some(Drop {
+                        y: land(d.orientation, d.x, d.y),
+                        ..d
+                    }),
+                    Some((_, d, false)) => Some(d),
+                    None => tap_to(
+                        |o, x, y| field.fits(o, x, y),
+                        self.spawn,
+                        tap.rotation,
+                        (tap.dir, usize::from(tap.taps)),
+                        self.gravity,
+                        &self.presses,
+                        land,
+                    ),
+                };
+                match drop {
+                    Some(d) => out.push(d),
                     // Blocked on the way: farther columns are blocked too.
                     None => break,
                 }
             }
         }
+        out
     }
-    out
+}
+
+/// [`DropPlan`]s for one input timeline, made as each (spawn orientation, gravity) is first
+/// asked for: one look-ahead meets a few gravities at most.
+#[derive(Debug)]
+pub struct DropPlans {
+    presses: Vec<u32>,
+    plans: std::cell::RefCell<Vec<DropPlan>>,
+}
+
+impl DropPlans {
+    /// No plans yet, for taps on `presses` ([`press_frames`], at least 5).
+    #[must_use]
+    pub fn new(presses: &[u32]) -> DropPlans {
+        DropPlans {
+            presses: presses.to_vec(),
+            plans: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// [`drops`] of a piece spawning in orientation `spawn` on `field` under `gravity`.
+    #[must_use]
+    pub fn drops(&self, field: &Field, spawn: u8, gravity: Gravity) -> Vec<Drop> {
+        let mut plans = self.plans.borrow_mut();
+        let index = match plans
+            .iter()
+            .position(|p| p.spawn == spawn && p.gravity == gravity)
+        {
+            Some(i) => i,
+            None => {
+                plans.push(DropPlan::new(spawn, gravity, &self.presses));
+                plans.len() - 1
+            }
+        };
+        plans[index].drops(field)
+    }
+}
+
+/// Adds the cells of the field (rows 0-19) that orientation `o` at (`x`, `y`) covers to `cells`.
+fn mark_cells(cells: &mut [u16; 20], o: u8, x: i8, y: i8) {
+    for m in playfield_nes::tables::ORIENTATIONS[usize::from(o)] {
+        let (cx, cy) = (x + m.dx, y + m.dy);
+        if (0..10).contains(&cx) && (0..20).contains(&cy) {
+            cells[cy as usize] |= 1 << cx;
+        }
+    }
 }
 
 /// Whether a piece spawned at (5, 0) in orientation `spawn` gets to column `x` in orientation
@@ -206,12 +344,7 @@ fn path_cells(path: &TapPath) -> Option<[u16; 20]> {
     let empty = Field::default();
     let target = 5 + path.dir * path.taps as i8;
     let result = path.run(|o, x, y| {
-        for m in playfield_nes::tables::ORIENTATIONS[usize::from(o)] {
-            let (cx, cy) = (x + m.dx, y + m.dy);
-            if (0..10).contains(&cx) && (0..20).contains(&cy) {
-                cells.borrow_mut()[cy as usize] |= 1 << cx;
-            }
-        }
+        mark_cells(&mut cells.borrow_mut(), o, x, y);
         empty.fits(o, x, y)
     });
     let known = result
@@ -334,6 +467,69 @@ mod tests {
                     x,
                 );
             prop_assert_eq!(reaches(&field, spawn, target, x, gravity, &presses), expected);
+        }
+    }
+
+    /// [`drops`] as it was before [`DropPlan`]: every tap tried on the field itself.
+    fn drops_by_tapping(field: &Field, spawn: u8, gravity: Gravity, presses: &[u32]) -> Vec<Drop> {
+        let mut out = Vec::new();
+        if !field.fits(spawn, 5, 0) {
+            return out;
+        }
+        let columns = field.columns();
+        let land = |o: u8, x: i8, y: i8| Field::drop_row_by_columns(&columns, o, x, y);
+        for (_, rotation_presses, clockwise) in rotations(spawn) {
+            for (dir, max_taps) in [(0i8, 0usize), (-1, 5), (1, 4)] {
+                for taps in usize::from(dir != 0)..=max_taps {
+                    match tap_to(
+                        |o, x, y| field.fits(o, x, y),
+                        spawn,
+                        (rotation_presses, clockwise),
+                        (dir, taps),
+                        gravity,
+                        presses,
+                        land,
+                    ) {
+                        Some(d) => out.push(d),
+                        None => break,
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// A plan's drops, taken from the empty field where the taps meet no filled cell, are
+        /// what tapping on the field itself gives, in the same order, on stacks of any height
+        /// with holes and overhangs.
+        #[test]
+        fn planned_drops_equal_tapping_on_the_field(
+            heights in prop::collection::vec(0u8..=20, 10),
+            holes in prop::collection::vec(prop_oneof![Just(0u16), 0u16..0x400], 20),
+            piece in 0usize..7,
+            drop_speed in 1u8..4,
+            double in any::<bool>(),
+            timeline in prop_oneof![Just("X"), Just("X."), Just("X...")],
+        ) {
+            let mut field = Field::default();
+            for (c, &h) in heights.iter().enumerate() {
+                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
+                    if holes[y] >> c & 1 == 0 {
+                        *row |= 1 << c;
+                    }
+                }
+            }
+            let presses = press_frames(&InputModel::new(timeline, true, 0).unwrap(), 5);
+            let gravity = Gravity { drop_speed, double };
+            let spawn = playfield_nes::tables::SPAWN_TABLE[piece];
+            let plans = DropPlans::new(&presses);
+            prop_assert_eq!(
+                plans.drops(&field, spawn, gravity),
+                drops_by_tapping(&field, spawn, gravity, &presses)
+            );
         }
     }
 

@@ -280,10 +280,10 @@ pub enum WeightsError {
     },
 }
 
-/// What the evaluator needs to know about the game at a board: gravity, the input model's
-/// press frames, and where the game stands (level for points, lines for the level-ups and the
-/// line cap).
-#[derive(Clone, Debug)]
+/// What the evaluator needs to know about the game at a board: gravity, and where the game
+/// stands (level for points, lines for the level-ups and the line cap). The input model's press
+/// frames come beside it (`presses`). `Copy`: every drop of the look-ahead makes one.
+#[derive(Clone, Copy, Debug)]
 pub struct Context {
     /// `levelNumber`.
     pub level: u8,
@@ -293,8 +293,6 @@ pub struct Context {
     pub line_cap: Option<u32>,
     /// The double-speed option's level, if on.
     pub double_speed_level: Option<u8>,
-    /// The input model.
-    pub input: InputModel,
     /// When the gravity next speeds up: the line count at which it does, and the gravity then
     /// ([`Context::next_speed_up`]); `None` when it never does.
     pub speed_up: Option<(u32, Gravity)>,
@@ -360,7 +358,7 @@ impl Context {
     #[must_use]
     pub fn next_speed_up(&self) -> Option<(u32, Gravity)> {
         let now = self.gravity();
-        let mut c = self.clone();
+        let mut c = *self;
         for _ in 0..300 {
             rules::increment_lines(&mut c.lines, &mut c.level);
             let g = c.gravity();
@@ -380,7 +378,7 @@ impl Context {
     /// The context after `cleared` lines (`incrementLines`, level-ups included).
     #[must_use]
     pub fn after(&self, cleared: u8) -> Context {
-        let mut c = self.clone();
+        let mut c = *self;
         for _ in 0..cleared {
             rules::increment_lines(&mut c.lines, &mut c.level);
         }
@@ -496,7 +494,7 @@ impl ScoreWeights {
             let floor = h.max(f64::from(depth.max(2) - 2) + h);
             free_cells += (ceiling - floor).max(0.0);
         }
-        (6.0f64 / 7.0).powf(free_cells / 4.0)
+        drought_chance(free_cells)
     }
 
     /// The column height from which `danger` counts under `gravity`.
@@ -508,6 +506,46 @@ impl ScoreWeights {
             self.safe_height_fast,
             self.safe_height_double,
         ][gravity_class(gravity)]
+    }
+
+    /// The first stage of [`ScoreWeights::board_value`] and an upper bound of the whole, at
+    /// about half its cost; `None` where the weights give no bound, or a learned value applies.
+    /// The first stage adds the terms that need only the rows and the column heights, in the
+    /// value's order; the bound then adds the most the others can: each measures something never
+    /// negative, so `drought` and the reach terms add at most 0 when their weights are not
+    /// positive, and `tetris_ready` (a fixed bonus) at most its weight. Rounded addition is
+    /// monotone, so the bound holds to the bit: the look-ahead finishes only the boards that can
+    /// be the best ([`ScoreWeights::finish_board_value`]) without changing a decision.
+    #[inline]
+    #[must_use]
+    pub fn board_value_bound(&self, field: &Field, ctx: &Context) -> Option<(f64, FirstStage)> {
+        let bounded = self.drought <= 0.0
+            && self.well_unreachable <= 0.0
+            && self.left_unreachable <= 0.0
+            && self.surface == 0.0;
+        if !bounded || self.value.as_ref().is_some_and(|_| learned::applies(ctx)) {
+            return None;
+        }
+        let mut sum = -0.0;
+        let first = self.first_terms(field, ctx, |_, value| sum += value);
+        let bound = sum + self.tetris_ready.max(0.0);
+        Some((bound, FirstStage { sum, ..first }))
+    }
+
+    /// The value of a board whose first stage is `first` ([`ScoreWeights::board_value_bound`]):
+    /// [`ScoreWeights::board_value`] to the bit.
+    #[inline]
+    #[must_use]
+    pub fn finish_board_value(
+        &self,
+        field: &Field,
+        ctx: &Context,
+        presses: &[u32],
+        first: &FirstStage,
+    ) -> f64 {
+        let mut sum = first.sum;
+        self.last_terms(field, ctx, presses, first, |_, value| sum += value);
+        sum
     }
 
     /// The value of a board (higher is better) in `ctx`, with `presses` the input model's press
@@ -571,34 +609,26 @@ impl ScoreWeights {
         presses: &[u32],
         mut term: impl FnMut(&'static str, f64),
     ) {
-        let heights = field.heights();
-        let mut holes = 0u32;
-        let mut hole_rows = 0u32;
+        let first = self.first_terms(field, ctx, &mut term);
+        self.last_terms(field, ctx, presses, &first, term);
+    }
+
+    /// The terms that need only the rows and the column heights (the value's first ten, in
+    /// order); the heights and whether the board lines out (at double speed an I can rarely be
+    /// brought to the well in time: the player lines out, all ten columns alike, with no well to
+    /// keep and no drought to fear, unless it keeps a well over a low stack,
+    /// `double_speed_well`).
+    #[inline(always)]
+    fn first_terms(
+        &self,
+        field: &Field,
+        ctx: &Context,
+        mut term: impl FnMut(&'static str, f64),
+    ) -> FirstStage {
         let gravity = ctx.judged_gravity();
-        // At double speed an I can rarely be brought to the well in time: the player lines out,
-        // all ten columns alike, with no well to keep and no drought to fear (unless it keeps
-        // a well over a low stack, `double_speed_well`).
         let line_out = self.lines_out_at_double_speed(ctx) || ctx.line_out;
-        // Holes: empty cells below each column's top. The well's own empty cells are not
-        // counted: a covered well costs what uncovering it does (below).
-        let well_mask = if line_out { 0 } else { 1u16 << WELL };
-        let mut covered = 0u16;
-        // Below a well cover whose own row has a hole, the well's empty cells are locked rows.
-        let (mut locked, mut locked_rows) = (false, 0u32);
-        for (y, &row) in field.rows.iter().enumerate() {
-            let empty_below = covered & !row & !well_mask;
-            if empty_below != 0 {
-                holes += empty_below.count_ones();
-                hole_rows |= 1 << y;
-            }
-            if !line_out {
-                let fills_well = row & (1 << WELL) != 0;
-                locked |= fills_well && empty_below != 0;
-                locked_rows += u32::from(locked && !fills_well);
-            }
-            covered |= row;
-        }
-        let (well_cover, well_filled) = if line_out { (0, 0) } else { well_cover(field) };
+        let holes = Holes::of(field, line_out);
+        let heights = holes.heights;
         let mut bumpiness = 0.0;
         let mut bumpiness_squared = 0.0;
         let mut deep_wells = 0.0;
@@ -635,8 +665,63 @@ impl ScoreWeights {
                 |side: usize, next: usize| f64::from(heights[next].saturating_sub(heights[side]));
             (0.0, gap(0, 1) + gap(9, 8))
         } else {
-            (f64::from(well_filled), 0.0)
+            (f64::from(holes.well_filled), 0.0)
         };
+        term(
+            "holes",
+            self.holes * f64::from(holes.holes + holes.well_cover),
+        );
+        term(
+            "hole_rows",
+            self.hole_rows * f64::from(holes.hole_rows.count_ones() + holes.well_cover),
+        );
+        term("bumpiness", self.bumpiness * bumpiness);
+        term(
+            "bumpiness_squared",
+            self.bumpiness_squared * bumpiness_squared,
+        );
+        term("deep_wells", self.deep_wells * deep_wells);
+        term("well_cells", self.well_cells * well_cells);
+        term(
+            "locked_well",
+            self.locked_well * f64::from(holes.locked_rows),
+        );
+        term("height", self.height * height_sum / columns as f64);
+        term("danger", self.danger * danger);
+        term(
+            "double_speed_edge_gaps",
+            self.double_speed_edge_gaps * edge_gaps,
+        );
+        FirstStage {
+            sum: 0.0,
+            heights,
+            line_out,
+        }
+    }
+
+    /// The terms after [`ScoreWeights::first_terms`]: the drought, the tetris-ready bonus, the
+    /// reach of the well and of the left wall, the surface table.
+    #[inline(always)]
+    fn last_terms(
+        &self,
+        field: &Field,
+        ctx: &Context,
+        presses: &[u32],
+        first: &FirstStage,
+        mut term: impl FnMut(&'static str, f64),
+    ) {
+        let gravity = ctx.judged_gravity();
+        let FirstStage {
+            heights, line_out, ..
+        } = *first;
+        term(
+            "drought",
+            if line_out {
+                0.0
+            } else {
+                self.drought * self.drought_risk(&heights, ctx)
+            },
+        );
         // Rows waiting for an I: full but for the well, from the bottom up, well open above.
         let mut ready = 0;
         for row in field.rows.iter().rev() {
@@ -646,42 +731,6 @@ impl ScoreWeights {
                 break;
             }
         }
-        let well_reachable = reach::reaches(
-            field,
-            I_HORIZONTAL,
-            I_VERTICAL,
-            WELL as i8,
-            gravity,
-            presses,
-        );
-        let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
-        term("holes", self.holes * f64::from(holes + well_cover));
-        term(
-            "hole_rows",
-            self.hole_rows * f64::from(hole_rows.count_ones() + well_cover),
-        );
-        term("bumpiness", self.bumpiness * bumpiness);
-        term(
-            "bumpiness_squared",
-            self.bumpiness_squared * bumpiness_squared,
-        );
-        term("deep_wells", self.deep_wells * deep_wells);
-        term("well_cells", self.well_cells * well_cells);
-        term("locked_well", self.locked_well * f64::from(locked_rows));
-        term("height", self.height * height_sum / columns as f64);
-        term("danger", self.danger * danger);
-        term(
-            "double_speed_edge_gaps",
-            self.double_speed_edge_gaps * edge_gaps,
-        );
-        term(
-            "drought",
-            if line_out {
-                0.0
-            } else {
-                self.drought * self.drought_risk(&heights, ctx)
-            },
-        );
         term(
             "tetris_ready",
             if !line_out && ready >= 4 && heights[WELL] == 0 {
@@ -689,6 +738,14 @@ impl ScoreWeights {
             } else {
                 0.0
             },
+        );
+        let well_reachable = reach::reaches(
+            field,
+            I_HORIZONTAL,
+            I_VERTICAL,
+            WELL as i8,
+            gravity,
+            presses,
         );
         term(
             "well_unreachable",
@@ -698,6 +755,7 @@ impl ScoreWeights {
                 self.well_unreachable
             },
         );
+        let left_reachable = reach::reaches(field, I_HORIZONTAL, I_VERTICAL, 0, gravity, presses);
         term(
             "left_unreachable",
             if left_reachable {
@@ -731,6 +789,89 @@ pub fn reach_ceiling(gravity: Gravity, presses: &[u32]) -> u8 {
             reach::reaches(&f, I_HORIZONTAL, I_VERTICAL, WELL as i8, gravity, presses)
         })
         .unwrap_or(0)
+}
+
+/// The chance that no I comes in the pieces it takes to fill `free_cells` cells (four a piece),
+/// one piece in seven being an I. The cells are whole where the margin is (every shipped
+/// weight's is): those are looked up, the same powers computed once.
+fn drought_chance(free_cells: f64) -> f64 {
+    fn chance(cells: f64) -> f64 {
+        (6.0f64 / 7.0).powf(cells / 4.0)
+    }
+    static WHOLE: std::sync::LazyLock<[f64; 256]> =
+        std::sync::LazyLock::new(|| std::array::from_fn(|cells| chance(cells as f64)));
+    if free_cells.fract() == 0.0 && (0.0..256.0).contains(&free_cells) {
+        WHOLE[free_cells as usize]
+    } else {
+        chance(free_cells)
+    }
+}
+
+/// The holes of a board as the value counts them.
+struct Holes {
+    /// Empty cells below a filled cell of their column, the well's aside (all ten columns'
+    /// when lining out).
+    holes: u32,
+    /// The rows that have such a hole, one bit each.
+    hole_rows: u32,
+    /// Rows below a well cover whose own row has a hole, the well empty in them.
+    locked_rows: u32,
+    /// [`well_cover`] (0, 0 when lining out: no well is kept).
+    well_cover: u32,
+    well_filled: u32,
+    /// [`Field::heights`], found on the way.
+    heights: [u8; 10],
+}
+
+/// The first stage of a board's value ([`ScoreWeights::board_value_bound`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FirstStage {
+    /// The first terms' sum.
+    sum: f64,
+    heights: [u8; 10],
+    line_out: bool,
+}
+
+impl Holes {
+    #[inline]
+    fn of(field: &Field, line_out: bool) -> Holes {
+        // The well's own empty cells are not holes: a covered well costs what uncovering it
+        // does ([`well_cover`]).
+        let well_mask = if line_out { 0 } else { 1u16 << WELL };
+        let (mut holes, mut hole_rows) = (0u32, 0u32);
+        let mut covered = 0u16;
+        let (mut locked, mut locked_rows) = (false, 0u32);
+        // The empty rows above the stack count nothing.
+        let top = field.rows.iter().position(|&row| row != 0).unwrap_or(20);
+        let mut heights = [0u8; 10];
+        for (y, &row) in field.rows.iter().enumerate().skip(top) {
+            let mut new = row & !covered;
+            while new != 0 {
+                heights[new.trailing_zeros() as usize] = (20 - y) as u8;
+                new &= new - 1;
+            }
+            let empty_below = covered & !row & !well_mask;
+            if empty_below != 0 {
+                holes += empty_below.count_ones();
+                hole_rows |= 1 << y;
+            }
+            if !line_out {
+                let fills_well = row & (1 << WELL) != 0;
+                locked |= fills_well && empty_below != 0;
+                locked_rows += u32::from(locked && !fills_well);
+            }
+            covered |= row;
+        }
+        let (well_cover, well_filled) = if line_out { (0, 0) } else { well_cover(field) };
+        Holes {
+            holes,
+            hole_rows,
+            locked_rows,
+            well_cover,
+            well_filled,
+            heights,
+        }
+    }
 }
 
 /// The well column's cover and fill: (filled cells above an empty cell of it, filled cells).
@@ -778,26 +919,127 @@ pub fn press_frames(model: &InputModel) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    /// The benchmark's context (30 Hz, 18-frame reaction, double speed from level 39, no line
-    /// cap) at `level` and BCD `lines`, with the reach ceilings of that timeline.
     /// Every weight zero, for tests that set the one term they look at.
     fn no_terms() -> ScoreWeights {
         ScoreWeights::from_terms(&[0.0; TERM_NAMES.len()])
     }
 
+    /// The benchmark's press frames (30 Hz).
+    fn benchmark_presses() -> Vec<u32> {
+        press_frames(&InputModel::new("X.", true, 18).unwrap())
+    }
+
+    /// The benchmark's context (30 Hz, 18-frame reaction, double speed from level 39, no line
+    /// cap) at `level` and BCD `lines`, with the reach ceilings of that timeline.
     fn benchmark_context(level: u8, lines: [u8; 2]) -> Context {
         Context {
             level,
             lines,
             line_cap: None,
             double_speed_level: Some(39),
-            input: InputModel::new("X.", true, 18).unwrap(),
             speed_up: None,
             ceilings: [16, 15, 12, 6],
             judged: None,
             line_out: false,
             unsafe_clears: 0,
             survival: false,
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 3000,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// The first stage and its bound: the bound is never below the value, and the value
+        /// finished from the first stage is the value to the bit, on boards of any shape, at
+        /// each gravity, lining out or not, with the shipped weights, their level-29 band and
+        /// weights whose holes, well and tetris-ready terms reward.
+        #[test]
+        fn the_bound_holds_and_the_finished_value_is_the_value(
+            heights in proptest::collection::vec(0u8..=20, 10),
+            holes in proptest::collection::vec(
+                proptest::prop_oneof![proptest::strategy::Just(0u16), 0u16..0x400],
+                20,
+            ),
+            level in proptest::sample::select(vec![18u8, 19, 29, 39]),
+            line_out: bool,
+            weights in 0usize..3,
+        ) {
+            let mut field = Field::default();
+            for (c, &h) in heights.iter().enumerate() {
+                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
+                    if holes[y] >> c & 1 == 0 {
+                        *row |= 1 << c;
+                    }
+                }
+            }
+            let shipped = ScoreWeights::shipped();
+            let w = match weights {
+                0 => shipped,
+                1 => shipped.band_weights(super::super::bands::Band::FromLevel(29)),
+                _ => ScoreWeights {
+                    holes: 3.0,
+                    hole_rows: 2.0,
+                    well_cells: 1.5,
+                    locked_well: 4.0,
+                    tetris_ready: 50.0,
+                    ..shipped
+                },
+            };
+            let ctx = Context {
+                line_out,
+                ..benchmark_context(level, [0x50, 0x02])
+            };
+            let presses = benchmark_presses();
+            let value = w.board_value(&field, &ctx, &presses);
+            let (bound, first) = w.board_value_bound(&field, &ctx).expect("a bound");
+            proptest::prop_assert!(value <= bound, "{value} above its bound {bound}");
+            let finished = w.finish_board_value(&field, &ctx, &presses, &first);
+            proptest::prop_assert_eq!(finished.to_bits(), value.to_bits());
+        }
+    }
+
+    #[test]
+    fn the_bound_is_tight_on_a_tetris_ready_board_and_absent_where_a_later_term_rewards() {
+        let ctx = benchmark_context(18, [0, 0]);
+        let shipped = ScoreWeights::shipped();
+        // Four rows ready for a tetris, the well open and reached, no drought to fear: the
+        // later terms add their most, the tetris-ready bonus, and the bound is the value.
+        let mut field = Field::default();
+        for row in &mut field.rows[16..] {
+            *row = FULL_ROW & !(1 << WELL);
+        }
+        let no_drought = ScoreWeights {
+            drought: 0.0,
+            ..shipped.clone()
+        };
+        let (bound, _) = no_drought.board_value_bound(&field, &ctx).unwrap();
+        assert_eq!(
+            no_drought.board_value(&field, &ctx, &benchmark_presses()),
+            bound
+        );
+        assert!(shipped.board_value_bound(&field, &ctx).is_some());
+        for w in [
+            ScoreWeights {
+                drought: 1.0,
+                ..shipped.clone()
+            },
+            ScoreWeights {
+                well_unreachable: 1.0,
+                ..shipped.clone()
+            },
+            ScoreWeights {
+                left_unreachable: 1.0,
+                ..shipped.clone()
+            },
+            ScoreWeights {
+                surface: -1.0,
+                ..shipped.clone()
+            },
+        ] {
+            assert!(w.board_value_bound(&field, &ctx).is_none());
         }
     }
 
@@ -926,7 +1168,7 @@ mod tests {
         };
         let mut drought_only = no_terms();
         drought_only.drought = -500.0;
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         // Columns 2-9 eight rows high; column 1 empty (a well eight deep), or filled to six
         // rows (two deep), or to seven.
         let board = |column_1: usize| {
@@ -949,7 +1191,7 @@ mod tests {
     #[test]
     fn a_covered_well_costs_its_cover_not_the_depth_below_it() {
         let ctx = benchmark_context(18, [0, 0]);
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let mut holes_only = no_terms();
         holes_only.holes = -20.0;
         holes_only.hole_rows = -8.0;
@@ -985,7 +1227,7 @@ mod tests {
     #[test]
     fn hole_rows_are_counted_in_every_row_of_the_field() {
         let ctx = benchmark_context(18, [0, 0]);
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let mut rows_only = no_terms();
         rows_only.hole_rows = -8.0;
         // Column 1 filled but for rows 3 and 19 from the top: two hole rows, sixteen rows
@@ -1002,7 +1244,7 @@ mod tests {
     #[test]
     fn ready_rows_behind_a_cover_with_a_hole_in_its_row_are_locked() {
         let ctx = benchmark_context(18, [0, 0]);
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let mut locked_only = no_terms();
         locked_only.locked_well = -20.0;
         let value = |f: &Field, c: &Context| locked_only.board_value(f, c, &presses);
@@ -1057,7 +1299,7 @@ mod tests {
         // The drought term is that chance, weighted.
         let mut drought_only = no_terms();
         drought_only.drought = -500.0;
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let value = drought_only.board_value(&ready_rows(12), &ctx, &presses);
         assert!((value + 500.0 * risk(12)).abs() < 1e-9);
     }
@@ -1083,9 +1325,9 @@ mod tests {
         // burns are free.
         let lining_out = Context {
             line_out: true,
-            ..ctx.clone()
+            ..ctx
         };
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let well_heavy = with_heavier_well_terms(&w);
         let mut field = ready_rows(6);
         field.rows[13] = 1 << WELL;
@@ -1118,7 +1360,7 @@ mod tests {
         assert!(w.lines_out(&ready_rows(7), &double));
         assert!(!shipped.lines_out(&ready_rows(4), &double));
         // Kept, the well's terms count there and a burn costs; at 0 neither.
-        let presses = press_frames(&double.input);
+        let presses = benchmark_presses();
         let mut field = ready_rows(4);
         field.rows[15] = 1 << WELL;
         let heavy = with_heavier_well_terms(&w);
@@ -1162,7 +1404,7 @@ mod tests {
         assert_eq!(w.clear_reward(1, &ctx, true), 0.76);
         let mut field = Field::default();
         field.rows[19] = 0b01_1111_1110;
-        let presses = press_frames(&ctx.input);
+        let presses = benchmark_presses();
         let terms = ScoreWeights::shipped().board_value(&field, &ctx, &presses);
         let value = w.board_value(&field, &ctx, &presses);
         assert!(
@@ -1178,7 +1420,7 @@ mod tests {
         // Where the points count no more, the terms decide, as without a learned value.
         let survival = Context {
             survival: true,
-            ..ctx.clone()
+            ..ctx
         };
         assert_eq!(
             w.board_value(&field, &survival, &presses),
@@ -1210,7 +1452,6 @@ mod tests {
             lines: [0x27, 0x03],
             line_cap: Some(430),
             double_speed_level: Some(39),
-            input,
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
@@ -1248,7 +1489,6 @@ mod tests {
             lines: [0x50, 0x03],
             line_cap: Some(430),
             double_speed_level: Some(39),
-            input: input.clone(),
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,

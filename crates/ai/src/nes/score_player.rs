@@ -16,7 +16,7 @@ use playfield_nes::{GameType, Piece, rules};
 use super::field::{Field, transition_probability};
 use super::player::{Decision, Player, Ranked, Situation, Workspace};
 use super::reach;
-use super::score::{Context, ScoreWeights, has_holes, press_frames};
+use super::score::{Context, FirstStage, ScoreWeights, has_holes, press_frames};
 use super::search::{Gravity, PieceState, Placement};
 use super::sweep::SweepPlacement;
 use super::terms::Term;
@@ -70,6 +70,17 @@ fn spawn_of(piece: usize) -> u8 {
     playfield_nes::tables::SPAWN_TABLE[piece]
 }
 
+/// A drop at the leaf of a look-ahead whose board value is bounded, not yet finished
+/// ([`Planner::best_drop_value`]).
+struct Leaf {
+    /// The clear reward plus the bound of the board's value.
+    bound: f64,
+    reward: f64,
+    field: Field,
+    ctx: Context,
+    first: FirstStage,
+}
+
 /// A drop with its rating.
 struct Rated {
     reward: f64,
@@ -80,7 +91,6 @@ struct Rated {
 
 struct Planner<'a> {
     w: &'a ScoreWeights,
-    player: &'a Player,
     presses: Vec<u32>,
     /// Whether the board of the decision has holes: burns are cheaper while digging them out.
     /// Judged on the board the piece meets, not on the boards of the lookahead: otherwise a
@@ -90,9 +100,26 @@ struct Planner<'a> {
     /// Placements of the piece after the preview looked at once more in [`Self::deeper_value`]
     /// (0: that piece's best drop is the leaf).
     next_drops: usize,
+    /// How each piece taps toward each column, by gravity ([`reach::DropPlans`]).
+    plans: reach::DropPlans,
+    /// The leaves' buffer, kept from one leaf to the next.
+    leaves: std::cell::Cell<Vec<Leaf>>,
 }
 
-impl Planner<'_> {
+impl<'a> Planner<'a> {
+    /// A planner for one decision of `player` (whose evaluator is `w`).
+    fn new(w: &'a ScoreWeights, player: &'a Player, digging: bool, next_drops: usize) -> Self {
+        let presses = press_frames(&player.input);
+        Planner {
+            w,
+            plans: reach::DropPlans::new(&presses),
+            leaves: std::cell::Cell::new(Vec::new()),
+            presses,
+            digging,
+            next_drops,
+        }
+    }
+
     /// Whether the game is over by the line cap once `ctx` is reached.
     fn capped(ctx: &Context) -> bool {
         ctx.line_cap.is_some_and(|cap| ctx.lines_decimal() >= cap)
@@ -106,7 +133,8 @@ impl Planner<'_> {
         piece: usize,
         ctx: &'s Context,
     ) -> impl Iterator<Item = Rated> + 's {
-        reach::drops(field, spawn_of(piece), ctx.gravity(), &self.player.input)
+        self.plans
+            .drops(field, spawn_of(piece), ctx.gravity())
             .into_iter()
             .filter_map(move |d| {
                 let mut f = *field;
@@ -134,16 +162,49 @@ impl Planner<'_> {
         out
     }
 
-    /// The value of the best drop of `piece`: the leaf of every look-ahead, so no drop is kept
-    /// or sorted.
+    /// The value of the best drop of `piece`: the leaf of every look-ahead, so no drop is kept.
+    /// Each board's value is first bounded from above ([`ScoreWeights::board_value_bound`]),
+    /// and finished from the highest bound down only while the bound can still beat the best
+    /// value so far: the value is the same to the bit, at a fraction of the cost.
     fn best_drop_value(&self, field: &Field, piece: usize, ctx: &Context) -> f64 {
         if Self::capped(ctx) {
             return 0.0;
         }
-        let best = self
-            .rated_drops(field, piece, ctx)
-            .map(|r| r.reward + r.board)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let mut best = f64::NEG_INFINITY;
+        let mut bounded = self.leaves.take();
+        bounded.clear();
+        for d in self.plans.drops(field, spawn_of(piece), ctx.gravity()) {
+            let mut f = *field;
+            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
+                continue;
+            };
+            let after = ctx.after(cleared);
+            let reward = self.w.clear_reward(cleared, ctx, self.digging);
+            if Self::capped(&after) {
+                best = best.max(reward + 0.0);
+            } else if let Some((bound, first)) = self.w.board_value_bound(&f, &after) {
+                bounded.push(Leaf {
+                    bound: reward + bound,
+                    reward,
+                    field: f,
+                    ctx: after,
+                    first,
+                });
+            } else {
+                best = best.max(reward + self.w.board_value(&f, &after, &self.presses));
+            }
+        }
+        bounded.sort_unstable_by(|a, b| b.bound.total_cmp(&a.bound));
+        for leaf in &bounded {
+            if leaf.bound < best {
+                break;
+            }
+            let board =
+                self.w
+                    .finish_board_value(&leaf.field, &leaf.ctx, &self.presses, &leaf.first);
+            best = best.max(leaf.reward + board);
+        }
+        self.leaves.set(bounded);
         if best.is_finite() { best } else { TOP_OUT }
     }
 
@@ -227,7 +288,6 @@ pub(crate) fn decision_context(
         lines: rules::lines_counter(situation.lines),
         line_cap: situation.line_cap,
         double_speed_level: situation.double_speed_level,
-        input: player.input.clone(),
         speed_up: None,
         ceilings: Context::ceilings_for(&press_frames(&player.input)),
         judged: None,
@@ -303,13 +363,7 @@ fn rate(
     let next_piece = next.map(Piece::index);
     let ctx = decision_context(player, w, situation, &field, current, next_piece);
     let holes = has_holes(&field);
-    let mut planner = Planner {
-        w,
-        player,
-        presses: press_frames(&player.input),
-        digging: holes,
-        next_drops: 0,
-    };
+    let mut planner = Planner::new(w, player, holes, 0);
     // The sweep finds the searcher's placements, each at its earliest lock frame, several times
     // faster; only the chosen one's buttons are rebuilt.
     let placements: Vec<SweepPlacement> = ws
@@ -559,7 +613,6 @@ mod tests {
         let d = decide(&player, &w, &mut ws, page, start, situation, None).unwrap();
         // The decision's weights: the band's where one holds.
         let w = decision_weights(&w, &situation).into_owned();
-        let presses = press_frames(&input);
         let mut field = Field::from_page(page);
         let ctx = decision_context(&player, &w, situation, &field, 0, None);
         let holes = has_holes(&field);
@@ -570,13 +623,7 @@ mod tests {
                 d.placement.y as i8,
             )
             .unwrap();
-        let planner = Planner {
-            w: &w,
-            player: &player,
-            presses,
-            digging: holes,
-            next_drops: deeper.unwrap_or(0),
-        };
+        let planner = Planner::new(&w, &player, holes, deeper.unwrap_or(0));
         let after = ctx.after(cleared);
         let future = if deeper.is_some() {
             (0..7)
@@ -672,13 +719,7 @@ mod tests {
                     d.placement.y as i8,
                 )
                 .unwrap();
-            let planner = Planner {
-                w: &w,
-                player: &player,
-                presses: press_frames(&input),
-                digging: holes,
-                next_drops,
-            };
+            let planner = Planner::new(&w, &player, holes, next_drops);
             let recomputed = w.clear_reward(cleared, &ctx, holes)
                 + planner.deeper_value(&field, next, &ctx.after(cleared));
             (-d.cost, recomputed)
@@ -852,7 +893,6 @@ mod tests {
             lines: [0, 0],
             line_cap: None,
             double_speed_level: None,
-            input,
             speed_up: None,
             ceilings: Context::ceilings_for(&presses),
             judged: None,
@@ -868,13 +908,7 @@ mod tests {
         field.rows[19] &= !(1 << WELL);
         assert!(has_holes(&field));
         let rewards = |digging: bool| {
-            let planner = Planner {
-                w: &w,
-                player: &player,
-                presses: presses.clone(),
-                digging,
-                next_drops: 0,
-            };
+            let planner = Planner::new(&w, &player, digging, 0);
             let mut r: Vec<f64> = planner
                 .best_drops(&field, 6, &ctx, 40)
                 .iter()
