@@ -519,17 +519,52 @@ impl ScoreWeights {
     #[inline]
     #[must_use]
     pub fn board_value_bound(&self, field: &Field, ctx: &Context) -> Option<(f64, FirstStage)> {
-        let bounded = self.drought <= 0.0
-            && self.well_unreachable <= 0.0
-            && self.left_unreachable <= 0.0
-            && self.surface == 0.0;
-        if !bounded || self.value.as_ref().is_some_and(|_| learned::applies(ctx)) {
+        if !self.bounded(ctx) {
+            return None;
+        }
+        self.board_value_bound_with(field, ctx, self.board_holes(field, ctx))
+    }
+
+    /// [`ScoreWeights::board_value_bound`] of a board whose holes are `holes` (counted from
+    /// another board's with [`Holes::after_drop`]).
+    #[inline]
+    #[must_use]
+    pub fn board_value_bound_with(
+        &self,
+        field: &Field,
+        ctx: &Context,
+        holes: Holes,
+    ) -> Option<(f64, FirstStage)> {
+        if !self.bounded(ctx) {
             return None;
         }
         let mut sum = -0.0;
-        let first = self.first_terms(field, ctx, |_, value| sum += value);
+        let first = self.first_terms(field, ctx, holes, |_, value| sum += value);
         let bound = sum + self.tetris_ready.max(0.0);
         Some((bound, FirstStage { sum, ..first }))
+    }
+
+    /// Whether [`ScoreWeights::board_value_bound`] has a bound in `ctx`.
+    fn bounded(&self, ctx: &Context) -> bool {
+        self.drought <= 0.0
+            && self.well_unreachable <= 0.0
+            && self.left_unreachable <= 0.0
+            && self.surface == 0.0
+            && !self.value.as_ref().is_some_and(|_| learned::applies(ctx))
+    }
+
+    /// The holes of a board in `ctx`, as its value counts them.
+    #[inline]
+    #[must_use]
+    pub fn board_holes(&self, field: &Field, ctx: &Context) -> Holes {
+        Holes::of(field, self.line_out(ctx))
+    }
+
+    /// Whether the boards of `ctx` line out (at double speed an I can rarely be brought to the
+    /// well in time: the player lines out, all ten columns alike, with no well to keep and no
+    /// drought to fear, unless it keeps a well over a low stack, `double_speed_well`).
+    fn line_out(&self, ctx: &Context) -> bool {
+        self.lines_out_at_double_speed(ctx) || ctx.line_out
     }
 
     /// The value of a board whose first stage is `first` ([`ScoreWeights::board_value_bound`]):
@@ -609,25 +644,29 @@ impl ScoreWeights {
         presses: &[u32],
         mut term: impl FnMut(&'static str, f64),
     ) {
-        let first = self.first_terms(field, ctx, &mut term);
+        let holes = self.board_holes(field, ctx);
+        let first = self.first_terms(field, ctx, holes, &mut term);
         self.last_terms(field, ctx, presses, &first, term);
     }
 
     /// The terms that need only the rows and the column heights (the value's first ten, in
-    /// order); the heights and whether the board lines out (at double speed an I can rarely be
-    /// brought to the well in time: the player lines out, all ten columns alike, with no well to
-    /// keep and no drought to fear, unless it keeps a well over a low stack,
-    /// `double_speed_well`).
+    /// order), from the board's `holes`; with the heights and whether the board lines out.
     #[inline(always)]
     fn first_terms(
         &self,
         field: &Field,
         ctx: &Context,
+        holes: Holes,
         mut term: impl FnMut(&'static str, f64),
     ) -> FirstStage {
         let gravity = ctx.judged_gravity();
-        let line_out = self.lines_out_at_double_speed(ctx) || ctx.line_out;
-        let holes = Holes::of(field, line_out);
+        let line_out = self.line_out(ctx);
+        // Holes counted under another lining out would not be this board's.
+        let holes = if holes.line_out == line_out {
+            holes
+        } else {
+            Holes::of(field, line_out)
+        };
         let heights = holes.heights;
         let mut bumpiness = 0.0;
         let mut bumpiness_squared = 0.0;
@@ -807,8 +846,11 @@ fn drought_chance(free_cells: f64) -> f64 {
     }
 }
 
-/// The holes of a board as the value counts them.
-struct Holes {
+/// The holes of a board as the value counts them ([`ScoreWeights::board_holes`]), and its
+/// column heights: kept for a board so that those of the boards one drop away can be counted
+/// from them ([`Holes::after_drop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holes {
     /// Empty cells below a filled cell of their column, the well's aside (all ten columns'
     /// when lining out).
     holes: u32,
@@ -821,6 +863,10 @@ struct Holes {
     well_filled: u32,
     /// [`Field::heights`], found on the way.
     heights: [u8; 10],
+    /// Whether the board lines out (the well's cells count as any other's).
+    line_out: bool,
+    /// The rows whose well cell is filled, one bit each (none counted when lining out).
+    well_rows: u32,
 }
 
 /// The first stage of a board's value ([`ScoreWeights::board_value_bound`]).
@@ -841,6 +887,7 @@ impl Holes {
         let (mut holes, mut hole_rows) = (0u32, 0u32);
         let mut covered = 0u16;
         let (mut locked, mut locked_rows) = (false, 0u32);
+        let mut well_rows = 0u32;
         // The empty rows above the stack count nothing.
         let top = field.rows.iter().position(|&row| row != 0).unwrap_or(20);
         let mut heights = [0u8; 10];
@@ -857,6 +904,7 @@ impl Holes {
             }
             if !line_out {
                 let fills_well = row & (1 << WELL) != 0;
+                well_rows |= u32::from(fills_well) << y;
                 locked |= fills_well && empty_below != 0;
                 locked_rows += u32::from(locked && !fills_well);
             }
@@ -870,7 +918,55 @@ impl Holes {
             well_cover,
             well_filled,
             heights,
+            line_out,
+            well_rows,
         }
+    }
+
+    /// The holes after a piece in `orientation` dropped straight to (`x`, `y`) on this board
+    /// locks and clears no row: the cells between the lowest mino of each of its columns and
+    /// that column's top become holes, and the column's top is its highest mino. The well's
+    /// cover and fill stay, and so do its locked rows while no new hole is in a row whose well
+    /// cell is filled. `None` where the well is concerned (a board lining out, the piece in the
+    /// well column, a new hole beside a filled well cell) or the piece is not above each
+    /// column's top: the board is then counted whole ([`Holes::of`]).
+    #[inline]
+    #[must_use]
+    pub fn after_drop(&self, orientation: u8, x: i8, y: i8) -> Option<Holes> {
+        if self.line_out {
+            return None;
+        }
+        let mut lowest = [-1i8; 10];
+        let mut highest = [20i8; 10];
+        for m in playfield_nes::tables::ORIENTATIONS[usize::from(orientation)] {
+            let (column, row) = (x + m.dx, y + m.dy);
+            if !(0..WELL as i8).contains(&column) || !(0..20).contains(&row) {
+                return None;
+            }
+            let c = column as usize;
+            lowest[c] = lowest[c].max(row);
+            highest[c] = highest[c].min(row);
+        }
+        let mut after = *self;
+        for c in 0..WELL {
+            if lowest[c] < 0 {
+                continue;
+            }
+            let top = 20 - self.heights[c] as i8;
+            if lowest[c] >= top {
+                return None;
+            }
+            // Rows lowest + 1 to top − 1 of the column are covered now.
+            let gap = (top - lowest[c] - 1) as u32;
+            after.holes += gap;
+            let rows = ((1u32 << top) - 1) & !((1u32 << (lowest[c] + 1)) - 1);
+            if rows & self.well_rows != 0 {
+                return None;
+            }
+            after.hole_rows |= rows;
+            after.heights[c] = (20 - highest[c]) as u8;
+        }
+        Some(after)
     }
 }
 
@@ -998,6 +1094,44 @@ mod tests {
             proptest::prop_assert!(value <= bound, "{value} above its bound {bound}");
             let finished = w.finish_board_value(&field, &ctx, &presses, &first);
             proptest::prop_assert_eq!(finished.to_bits(), value.to_bits());
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 3000,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// The holes counted from the board before a drop that clears no row are those counted
+        /// on the board after it, wherever they are counted so (the well filled or not).
+        #[test]
+        fn holes_after_a_drop_are_the_holes_of_the_board_after_it(
+            heights in proptest::collection::vec(0u8..=16, 10),
+            holes in proptest::collection::vec(
+                proptest::prop_oneof![proptest::strategy::Just(0u16), 0u16..0x400],
+                20,
+            ),
+            orientation in 0u8..19,
+            x in 0i8..10,
+        ) {
+            let mut field = Field::default();
+            for (c, &h) in heights.iter().enumerate() {
+                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
+                    if holes[y] >> c & 1 == 0 {
+                        *row |= 1 << c;
+                    }
+                }
+            }
+            proptest::prop_assume!(field.fits(orientation, x, 0));
+            let y = field.drop_row(orientation, x, 0);
+            let before = Holes::of(&field, false);
+            let mut after = field;
+            proptest::prop_assume!(after.lock(orientation, x, y) == Some(0));
+            if let Some(counted) = before.after_drop(orientation, x, y) {
+                proptest::prop_assert_eq!(counted, Holes::of(&after, false));
+            }
+            proptest::prop_assert!(Holes::of(&field, true).after_drop(orientation, x, y).is_none());
         }
     }
 

@@ -16,7 +16,7 @@ use playfield_nes::{GameType, Piece, rules};
 use super::field::{Field, transition_probability};
 use super::player::{Decision, Player, Ranked, Situation, Workspace};
 use super::reach;
-use super::score::{Context, FirstStage, ScoreWeights, has_holes, press_frames};
+use super::score::{Context, FirstStage, Holes, ScoreWeights, has_holes, press_frames};
 use super::search::{Gravity, PieceState, Placement};
 use super::sweep::SweepPlacement;
 use super::terms::Term;
@@ -170,6 +170,18 @@ impl<'a> Planner<'a> {
         if Self::capped(ctx) {
             return 0.0;
         }
+        self.best_drop_value_with(field, &self.w.board_holes(field, ctx), piece, ctx)
+    }
+
+    /// [`Self::best_drop_value`] on a field whose holes are `holes` (the holes of a board a drop
+    /// clears no row of are counted from them), not capped.
+    fn best_drop_value_with(
+        &self,
+        field: &Field,
+        holes: &Holes,
+        piece: usize,
+        ctx: &Context,
+    ) -> f64 {
         let mut best = f64::NEG_INFINITY;
         let mut bounded = self.leaves.take();
         bounded.clear();
@@ -182,7 +194,13 @@ impl<'a> Planner<'a> {
             let reward = self.w.clear_reward(cleared, ctx, self.digging);
             if Self::capped(&after) {
                 best = best.max(reward + 0.0);
-            } else if let Some((bound, first)) = self.w.board_value_bound(&f, &after) {
+                continue;
+            }
+            let bound = match holes.after_drop(d.orientation, d.x, d.y) {
+                Some(h) if cleared == 0 => self.w.board_value_bound_with(&f, &after, h),
+                _ => self.w.board_value_bound(&f, &after),
+            };
+            if let Some((bound, first)) = bound {
                 bounded.push(Leaf {
                     bound: reward + bound,
                     reward,
@@ -265,8 +283,12 @@ impl<'a> Planner<'a> {
         if Self::capped(ctx) {
             return 0.0;
         }
+        let holes = self.w.board_holes(field, ctx);
         (0..7)
-            .map(|n| transition_probability(previous, n) * self.best_drop_value(field, n, ctx))
+            .map(|n| {
+                transition_probability(previous, n)
+                    * self.best_drop_value_with(field, &holes, n, ctx)
+            })
             .sum()
     }
 }
