@@ -75,10 +75,29 @@ fn spawn_of(piece: usize) -> u8 {
 struct Leaf {
     /// The clear reward plus the bound of the board's value.
     bound: f64,
+    /// The drop's index among the piece's drops.
+    index: usize,
     reward: f64,
     field: Field,
     ctx: Context,
     first: FirstStage,
+}
+
+/// The leaves of one piece's drops ([`Planner::bounded_drops`]): the bounded ones, and their
+/// bounds with their places, highest first.
+#[derive(Default)]
+struct Leaves {
+    leaves: Vec<Leaf>,
+    order: Vec<(f64, u8)>,
+}
+
+impl Leaves {
+    /// The leaves from the highest bound down.
+    fn by_bound(&self) -> impl Iterator<Item = &Leaf> {
+        self.order
+            .iter()
+            .map(|&(_, at)| &self.leaves[usize::from(at)])
+    }
 }
 
 /// A drop with its rating.
@@ -103,7 +122,7 @@ struct Planner<'a> {
     /// How each piece taps toward each column, by gravity ([`reach::DropPlans`]).
     plans: reach::DropPlans,
     /// The leaves' buffer, kept from one leaf to the next.
-    leaves: std::cell::Cell<Vec<Leaf>>,
+    leaves: std::cell::Cell<Leaves>,
 }
 
 impl<'a> Planner<'a> {
@@ -113,7 +132,7 @@ impl<'a> Planner<'a> {
         Planner {
             w,
             plans: reach::DropPlans::new(&presses),
-            leaves: std::cell::Cell::new(Vec::new()),
+            leaves: std::cell::Cell::new(Leaves::default()),
             presses,
             digging,
             next_drops,
@@ -125,41 +144,126 @@ impl<'a> Planner<'a> {
         ctx.line_cap.is_some_and(|cap| ctx.lines_decimal() >= cap)
     }
 
-    /// Every drop of `piece` on `field` that locks, rated: its clear reward, the value of the
-    /// board after it (0 once the line cap ends the game), that board and context.
-    fn rated_drops<'s>(
-        &'s self,
-        field: &'s Field,
+    /// Every drop of `piece` on `field` that locks (`holes` its holes), valued as far as
+    /// needed: `valued` gets those whose value is known now (the game capped after it, its
+    /// board 0; or no bound, [`ScoreWeights::board_value_bound`]) with their index among the
+    /// drops, clear reward and board value; the others go to `leaves` with the reward plus the
+    /// bound of their board's value, to be finished only if they can still count.
+    fn bounded_drops(
+        &self,
+        field: &Field,
+        holes: &Holes,
         piece: usize,
-        ctx: &'s Context,
-    ) -> impl Iterator<Item = Rated> + 's {
-        self.plans
-            .drops(field, spawn_of(piece), ctx.gravity())
-            .into_iter()
-            .filter_map(move |d| {
-                let mut f = *field;
-                let cleared = f.lock(d.orientation, d.x, d.y)?;
-                let after = ctx.after(cleared);
-                let board = if Self::capped(&after) {
-                    0.0
-                } else {
-                    self.w.board_value(&f, &after, &self.presses)
-                };
-                Some(Rated {
-                    reward: self.w.clear_reward(cleared, ctx, self.digging),
-                    board,
-                    field: f,
-                    ctx: after,
-                })
-            })
+        ctx: &Context,
+        leaves: &mut Leaves,
+        mut valued: impl FnMut(usize, f64, f64, Field, Context),
+    ) {
+        leaves.leaves.clear();
+        leaves.order.clear();
+        let drops = self.plans.drops(field, spawn_of(piece), ctx.gravity());
+        for (index, d) in drops.into_iter().enumerate() {
+            let mut f = *field;
+            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
+                continue;
+            };
+            let after = ctx.after(cleared);
+            let reward = self.w.clear_reward(cleared, ctx, self.digging);
+            if Self::capped(&after) {
+                valued(index, reward, 0.0, f, after);
+                continue;
+            }
+            // The holes of a board a drop clears no row of are counted from the field's.
+            let bound = match holes.after_drop(d.orientation, d.x, d.y) {
+                Some(h) if cleared == 0 => self.w.board_value_bound_with(&f, &after, h),
+                _ => self.w.board_value_bound(&f, &after),
+            };
+            match bound {
+                Some((bound, first)) => {
+                    leaves
+                        .order
+                        .push((reward + bound, leaves.leaves.len() as u8));
+                    leaves.leaves.push(Leaf {
+                        bound: reward + bound,
+                        index,
+                        reward,
+                        field: f,
+                        ctx: after,
+                        first,
+                    });
+                }
+                None => {
+                    let board = self.w.board_value(&f, &after, &self.presses);
+                    valued(index, reward, board, f, after);
+                }
+            }
+        }
+        // From the highest bound down: the caller stops where none can count any more. The
+        // order of equal bounds does not matter: a leaf is skipped only below the best.
+        leaves.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
     }
 
-    /// The `keep` best drops of `piece` on `field`, best first ([`Self::rated_drops`]).
+    /// The value of a leaf's board ([`Self::bounded_drops`]).
+    fn finish(&self, leaf: &Leaf) -> f64 {
+        self.w
+            .finish_board_value(&leaf.field, &leaf.ctx, &self.presses, &leaf.first)
+    }
+
+    /// The `keep` best drops of `piece` on `field` by clear reward plus board value, best first
+    /// (ties in the drops' order). A drop whose bound is below the `keep`-th best value so far
+    /// cannot be among them and is not valued.
     fn best_drops(&self, field: &Field, piece: usize, ctx: &Context, keep: usize) -> Vec<Rated> {
-        let mut out: Vec<Rated> = self.rated_drops(field, piece, ctx).collect();
-        out.sort_by(|a, b| (b.reward + b.board).total_cmp(&(a.reward + a.board)));
-        out.truncate(keep.max(1));
-        out
+        let keep = keep.max(1);
+        let mut out: Vec<(usize, Rated)> = Vec::new();
+        let mut leaves = self.leaves.take();
+        let holes = self.w.board_holes(field, ctx);
+        self.bounded_drops(
+            field,
+            &holes,
+            piece,
+            ctx,
+            &mut leaves,
+            |index, reward, board, f, c| {
+                out.push((
+                    index,
+                    Rated {
+                        reward,
+                        board,
+                        field: f,
+                        ctx: c,
+                    },
+                ));
+            },
+        );
+        // The best `keep` values so far, best first.
+        let mut top: Vec<f64> = out.iter().map(|(_, r)| r.reward + r.board).collect();
+        top.sort_by(|a, b| b.total_cmp(a));
+        top.truncate(keep);
+        for leaf in leaves.by_bound() {
+            if top.len() == keep && leaf.bound < top[keep - 1] {
+                break;
+            }
+            let board = self.finish(leaf);
+            let value = leaf.reward + board;
+            let at = top.partition_point(|&v| v >= value);
+            top.insert(at, value);
+            top.truncate(keep);
+            out.push((
+                leaf.index,
+                Rated {
+                    reward: leaf.reward,
+                    board,
+                    field: leaf.field,
+                    ctx: leaf.ctx,
+                },
+            ));
+        }
+        self.leaves.set(leaves);
+        out.sort_by(|(i, a), (j, b)| {
+            (b.reward + b.board)
+                .total_cmp(&(a.reward + a.board))
+                .then(i.cmp(j))
+        });
+        out.into_iter().take(keep).map(|(_, r)| r).collect()
     }
 
     /// The value of the best drop of `piece`: the leaf of every look-ahead, so no drop is kept.
@@ -173,8 +277,7 @@ impl<'a> Planner<'a> {
         self.best_drop_value_with(field, &self.w.board_holes(field, ctx), piece, ctx)
     }
 
-    /// [`Self::best_drop_value`] on a field whose holes are `holes` (the holes of a board a drop
-    /// clears no row of are counted from them), not capped.
+    /// [`Self::best_drop_value`] on a field whose holes are `holes`, not capped.
     fn best_drop_value_with(
         &self,
         field: &Field,
@@ -183,46 +286,24 @@ impl<'a> Planner<'a> {
         ctx: &Context,
     ) -> f64 {
         let mut best = f64::NEG_INFINITY;
-        let mut bounded = self.leaves.take();
-        bounded.clear();
-        for d in self.plans.drops(field, spawn_of(piece), ctx.gravity()) {
-            let mut f = *field;
-            let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
-                continue;
-            };
-            let after = ctx.after(cleared);
-            let reward = self.w.clear_reward(cleared, ctx, self.digging);
-            if Self::capped(&after) {
-                best = best.max(reward + 0.0);
-                continue;
-            }
-            let bound = match holes.after_drop(d.orientation, d.x, d.y) {
-                Some(h) if cleared == 0 => self.w.board_value_bound_with(&f, &after, h),
-                _ => self.w.board_value_bound(&f, &after),
-            };
-            if let Some((bound, first)) = bound {
-                bounded.push(Leaf {
-                    bound: reward + bound,
-                    reward,
-                    field: f,
-                    ctx: after,
-                    first,
-                });
-            } else {
-                best = best.max(reward + self.w.board_value(&f, &after, &self.presses));
-            }
-        }
-        bounded.sort_unstable_by(|a, b| b.bound.total_cmp(&a.bound));
-        for leaf in &bounded {
+        let mut leaves = self.leaves.take();
+        self.bounded_drops(
+            field,
+            holes,
+            piece,
+            ctx,
+            &mut leaves,
+            |_, reward, board, _, _| {
+                best = best.max(reward + board);
+            },
+        );
+        for leaf in leaves.by_bound() {
             if leaf.bound < best {
                 break;
             }
-            let board =
-                self.w
-                    .finish_board_value(&leaf.field, &leaf.ctx, &self.presses, &leaf.first);
-            best = best.max(leaf.reward + board);
+            best = best.max(leaf.reward + self.finish(leaf));
         }
-        self.leaves.set(bounded);
+        self.leaves.set(leaves);
         if best.is_finite() { best } else { TOP_OUT }
     }
 
