@@ -936,38 +936,50 @@ impl Holes {
         if self.line_out {
             return None;
         }
-        let mut lowest = [-1i8; 10];
-        let mut highest = [20i8; 10];
-        for m in playfield_nes::tables::ORIENTATIONS[usize::from(orientation)] {
-            let (column, row) = (x + m.dx, y + m.dy);
-            if !(0..WELL as i8).contains(&column) || !(0..20).contains(&row) {
+        let mut after = *self;
+        for &(dx, low, high) in column_spans(orientation) {
+            let c = x + dx;
+            let (lowest, highest) = (y + low, y + high);
+            if !(0..WELL as i8).contains(&c) || highest < 0 || lowest >= 20 {
                 return None;
             }
-            let c = column as usize;
-            lowest[c] = lowest[c].max(row);
-            highest[c] = highest[c].min(row);
-        }
-        let mut after = *self;
-        for c in 0..WELL {
-            if lowest[c] < 0 {
-                continue;
-            }
+            let c = c as usize;
             let top = 20 - self.heights[c] as i8;
-            if lowest[c] >= top {
+            if lowest >= top {
                 return None;
             }
             // Rows lowest + 1 to top − 1 of the column are covered now.
-            let gap = (top - lowest[c] - 1) as u32;
-            after.holes += gap;
-            let rows = ((1u32 << top) - 1) & !((1u32 << (lowest[c] + 1)) - 1);
+            let rows = ((1u32 << top) - 1) & !((1u32 << (lowest + 1)) - 1);
             if rows & self.well_rows != 0 {
                 return None;
             }
+            after.holes += (top - lowest - 1) as u32;
             after.hole_rows |= rows;
-            after.heights[c] = (20 - highest[c]) as u8;
+            after.heights[c] = (20 - highest) as u8;
         }
         Some(after)
     }
+}
+
+/// The columns of an orientation's minos: (column offset, lowest and highest row offset) of
+/// each, its minos being contiguous within a column.
+fn column_spans(orientation: u8) -> &'static [(i8, i8, i8)] {
+    static SPANS: std::sync::LazyLock<Vec<Vec<(i8, i8, i8)>>> = std::sync::LazyLock::new(|| {
+        playfield_nes::tables::ORIENTATIONS
+            .iter()
+            .map(|minos| {
+                let mut spans: Vec<(i8, i8, i8)> = Vec::new();
+                for m in minos {
+                    match spans.iter_mut().find(|s| s.0 == m.dx) {
+                        Some(s) => *s = (m.dx, s.1.max(m.dy), s.2.min(m.dy)),
+                        None => spans.push((m.dx, m.dy, m.dy)),
+                    }
+                }
+                spans
+            })
+            .collect()
+    });
+    &SPANS[usize::from(orientation)]
 }
 
 /// The well column's cover and fill: (filled cells above an empty cell of it, filled cells).
