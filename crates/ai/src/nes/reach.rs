@@ -152,8 +152,15 @@ impl DropPlan {
     #[must_use]
     pub fn drops(&self, field: &Field) -> Vec<Drop> {
         let mut out = Vec::with_capacity(40);
+        self.drops_into(field, &mut out);
+        out
+    }
+
+    /// [`DropPlan::drops`] into `out` (cleared first).
+    pub fn drops_into(&self, field: &Field, out: &mut Vec<Drop>) {
+        out.clear();
         if !field.fits(self.spawn, 5, 0) {
-            return out;
+            return;
         }
         let columns = field.columns();
         let land = |o: u8, x: i8, y: i8| Field::drop_row_by_columns(&columns, o, x, y);
@@ -185,7 +192,6 @@ impl DropPlan {
                 }
             }
         }
-        out
     }
 }
 
@@ -210,6 +216,13 @@ impl DropPlans {
     /// [`drops`] of a piece spawning in orientation `spawn` on `field` under `gravity`.
     #[must_use]
     pub fn drops(&self, field: &Field, spawn: u8, gravity: Gravity) -> Vec<Drop> {
+        let mut out = Vec::with_capacity(40);
+        self.drops_into(field, spawn, gravity, &mut out);
+        out
+    }
+
+    /// [`DropPlans::drops`] into `out` (cleared first).
+    pub fn drops_into(&self, field: &Field, spawn: u8, gravity: Gravity, out: &mut Vec<Drop>) {
         let mut plans = self.plans.borrow_mut();
         let index = match plans
             .iter()
@@ -221,7 +234,7 @@ impl DropPlans {
                 plans.len() - 1
             }
         };
-        plans[index].drops(field)
+        plans[index].drops_into(field, out);
     }
 }
 

@@ -123,6 +123,8 @@ struct Planner<'a> {
     plans: reach::DropPlans,
     /// The leaves' buffer, kept from one leaf to the next.
     leaves: std::cell::Cell<Leaves>,
+    /// The drops' buffer, the same.
+    drops: std::cell::Cell<Vec<reach::Drop>>,
 }
 
 impl<'a> Planner<'a> {
@@ -133,6 +135,7 @@ impl<'a> Planner<'a> {
             w,
             plans: reach::DropPlans::new(&presses),
             leaves: std::cell::Cell::new(Leaves::default()),
+            drops: std::cell::Cell::new(Vec::new()),
             presses,
             digging,
             next_drops,
@@ -160,8 +163,10 @@ impl<'a> Planner<'a> {
     ) {
         leaves.leaves.clear();
         leaves.order.clear();
-        let drops = self.plans.drops(field, spawn_of(piece), ctx.gravity());
-        for (index, d) in drops.into_iter().enumerate() {
+        let mut drops = self.drops.take();
+        self.plans
+            .drops_into(field, spawn_of(piece), ctx.gravity(), &mut drops);
+        for (index, &d) in drops.iter().enumerate() {
             let mut f = *field;
             let Some(cleared) = f.lock(d.orientation, d.x, d.y) else {
                 continue;
@@ -197,6 +202,7 @@ impl<'a> Planner<'a> {
                 }
             }
         }
+        self.drops.set(drops);
         // From the highest bound down: the caller stops where none can count any more. The
         // order of equal bounds does not matter: a leaf is skipped only below the best.
         leaves.order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
