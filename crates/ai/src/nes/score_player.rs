@@ -39,11 +39,16 @@ const NEXT_DROPS_SEEN: usize = 2;
 /// under each of the seven previews: none, since there it costs seven to twelve times the time
 /// for no gain that showed (levels 19-28, 62 saved positions).
 const NEXT_DROPS_BLIND: usize = 0;
-/// The same at a row a frame (levels 29 on, not double speed), where every placement locks
-/// before the preview is seen and blindness costs most (about 140,000 points in levels 29-38
-/// against the preview seen at spawn): the deeper look reaches two unseen pieces after the
-/// preview, as it does once a preview is seen (docs/weights-log.md, step 19).
-const NEXT_DROPS_BLIND_ONE_ROW_A_FRAME: usize = 2;
+/// The same at a row a frame or faster (levels 29 on, double speed), where every placement
+/// locks before the preview is seen and blindness costs most (about 140,000 points in levels
+/// 29-38 against the preview seen at spawn): the deeper look reaches two unseen pieces after the
+/// preview, as it does once a preview is seen (docs/weights-log.md, step 19 at levels 29-38; at
+/// double speed, where the player lines out, step 20).
+const NEXT_DROPS_BLIND_FAST: usize = 2;
+/// Candidates of that look: one fewer, for a quarter of its time. Of about 6,000 such decisions
+/// on saved positions at levels 29-38 the fourth candidate won 1.5 % (the first 83 %), and three
+/// gained as much as four there and at double speed (docs/weights-log.md, step 20).
+const DEEPER_CANDIDATES_BLIND_FAST: usize = 3;
 /// Rows a piece falls before the preview is seen from which the placement counts as decided
 /// before it (half the field): the decision then looks one piece deeper under each possible
 /// preview, as it does once a preview is seen. At 30 Hz with an 18-frame reaction that is
@@ -532,9 +537,10 @@ fn rate(
     let blind = next_piece.is_none()
         && (locks_before_preview || preview_comes_too_late(ctx.gravity(), before_preview));
     if next_piece.is_some() || blind {
-        planner.next_drops = next_drops(blind, &ctx);
+        let look = deeper_look(blind, &ctx);
+        planner.next_drops = look.next_drops;
         rated[..previewed].sort_by(by_value);
-        for r in rated.iter_mut().take(DEEPER_CANDIDATES) {
+        for r in rated.iter_mut().take(look.candidates) {
             r.stage = Stage::Deeper;
             if Planner::capped(&r.after) {
                 continue;
@@ -554,19 +560,31 @@ fn rate(
     (placements, rated, ctx)
 }
 
-/// Placements of the piece after the preview looked at once more in a decision's deeper look:
-/// as measured where the player plays for points; where it plays to survive (the ROM's score
-/// maxed, or a clear that would freeze or crash the game) it looks as before those steps.
-fn next_drops(blind: bool, ctx: &Context) -> usize {
+/// How far a decision's deeper look goes: its candidates, and the placements of the piece after
+/// the preview looked at once more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DeeperLook {
+    candidates: usize,
+    next_drops: usize,
+}
+
+/// The deeper look of a decision, `blind` or with the preview seen: as measured where the
+/// player plays for points; where it plays to survive (the ROM's score maxed, or a clear that
+/// would freeze or crash the game) it looks as before those steps.
+fn deeper_look(blind: bool, ctx: &Context) -> DeeperLook {
     let gravity = ctx.gravity();
-    if ctx.survival || ctx.unsafe_clears != 0 {
-        NEXT_DROPS_BLIND
+    let (candidates, next_drops) = if ctx.survival || ctx.unsafe_clears != 0 {
+        (DEEPER_CANDIDATES, NEXT_DROPS_BLIND)
     } else if !blind {
-        NEXT_DROPS_SEEN
-    } else if gravity.drop_speed <= 1 && !gravity.double {
-        NEXT_DROPS_BLIND_ONE_ROW_A_FRAME
+        (DEEPER_CANDIDATES, NEXT_DROPS_SEEN)
+    } else if gravity.drop_speed <= 1 || gravity.double {
+        (DEEPER_CANDIDATES_BLIND_FAST, NEXT_DROPS_BLIND_FAST)
     } else {
-        NEXT_DROPS_BLIND
+        (DEEPER_CANDIDATES, NEXT_DROPS_BLIND)
+    };
+    DeeperLook {
+        candidates,
+        next_drops,
     }
 }
 
@@ -767,7 +785,7 @@ mod tests {
         for (level, deeper) in [
             (18, None),
             (19, Some(NEXT_DROPS_BLIND)),
-            (29, Some(NEXT_DROPS_BLIND_ONE_ROW_A_FRAME)),
+            (29, Some(NEXT_DROPS_BLIND_FAST)),
         ] {
             let (value, recomputed) = chosen_and_recomputed(&page, level, deeper);
             assert!(
@@ -781,6 +799,39 @@ mod tests {
             (value - shallower).abs() > 1e-6,
             "{value} against {shallower}"
         );
+    }
+
+    #[test]
+    fn at_a_row_a_frame_or_faster_the_blind_look_takes_three_candidates_two_pieces_deep() {
+        let page = ready_stack(6);
+        let input = InputModel::new("X.", true, 18).unwrap();
+        let player = Player::score(input);
+        let w = ScoreWeights::shipped();
+        let start = PieceState::spawn(Piece::T.spawn_orientation(), 0);
+        let double = |level: u8| Situation {
+            double_speed_level: Some(39),
+            ..Situation::a_type(level, 350)
+        };
+        let look = |situation: Situation, next: Option<Piece>| {
+            let mut ws = Workspace::new();
+            let (_, rated, ctx) = rate(&player, &w, &mut ws, &page, start, situation, next);
+            let deeper = rated.iter().filter(|r| r.stage == Stage::Deeper).count();
+            (deeper, deeper_look(next.is_none(), &ctx).next_drops)
+        };
+        // Blind at a row a frame and at double speed: three candidates, two unseen pieces after
+        // the preview; blind at levels 19-28: four, one; with the preview seen: four, two.
+        let fast = (DEEPER_CANDIDATES_BLIND_FAST, NEXT_DROPS_BLIND_FAST);
+        assert_eq!(look(Situation::a_type(29, 250), None), fast);
+        assert_eq!(look(double(40), None), fast);
+        assert_eq!(
+            look(Situation::a_type(19, 250), None),
+            (DEEPER_CANDIDATES, NEXT_DROPS_BLIND)
+        );
+        assert_eq!(
+            look(Situation::a_type(29, 250), Some(Piece::I)),
+            (DEEPER_CANDIDATES, NEXT_DROPS_SEEN)
+        );
+        assert!(DEEPER_CANDIDATES_BLIND_FAST < DEEPER_CANDIDATES);
     }
 
     #[test]
