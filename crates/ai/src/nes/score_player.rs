@@ -831,7 +831,7 @@ mod tests {
             look(Situation::a_type(29, 250), Some(Piece::I)),
             (DEEPER_CANDIDATES, NEXT_DROPS_SEEN)
         );
-        assert!(DEEPER_CANDIDATES_BLIND_FAST < DEEPER_CANDIDATES);
+        const { assert!(DEEPER_CANDIDATES_BLIND_FAST < DEEPER_CANDIDATES) };
     }
 
     #[test]
