@@ -12,30 +12,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use playfield_ai::nes::{
-    Evaluator, GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
-};
+use playfield_ai::nes::bench::decision_positions;
+use playfield_ai::nes::{Evaluator, InputModel, PieceState, Player, Situation, Workspace};
 use playfield_nes::Nes;
-
-/// Engine states at the first controllable frame of each piece of a birken game.
-fn positions(start_level: u8, level: u8, seed: u64, max: usize) -> Vec<Nes> {
-    let player = Player::birken(InputModel::new("X.", true, 0).expect("valid"));
-    let mut config = GameConfig::a_type(start_level, seed);
-    config.max_lines = Some(60);
-    let mut out = Vec::new();
-    let mut was_active = false;
-    play_game(&config, &player, |_, nes| {
-        let active = nes.controllable();
-        if active && !was_active && out.len() < max {
-            let mut n = nes.clone();
-            n.raw_mut().player1.level_number = level;
-            out.push(n);
-        }
-        was_active = active;
-        Ok(())
-    });
-    out
-}
 
 fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
     let situation = Situation::a_type(nes.level(), nes.line_count());
@@ -55,7 +34,7 @@ fn bench(c: &mut Criterion) {
     let input = InputModel::new("X.", true, 18).expect("valid");
     let players = [Player::birken(input.clone()), Player::score(input)];
     for (start, level) in [(18u8, 18u8), (19, 19), (19, 29)] {
-        let states = positions(start, level, 3, 120);
+        let states = decision_positions(start, level, 3, 120);
         for player in &players {
             let mut ws = Workspace::new();
             // Per-piece percentiles, three passes.

@@ -10,31 +10,8 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
-use playfield_ai::nes::{
-    GameConfig, InputModel, PieceState, Player, Situation, Workspace, play_game,
-};
-use playfield_nes::Nes;
-
-/// Engine states at the first controllable frame of each piece of a `birken` game, at `level`,
-/// as the bench takes them.
-fn positions(start_level: u8, level: u8, max: usize) -> Vec<Nes> {
-    let player = Player::birken(InputModel::new("X.", true, 0).expect("a valid timeline"));
-    let mut config = GameConfig::a_type(start_level, 3);
-    config.max_lines = Some(60);
-    let mut out = Vec::new();
-    let mut was_active = false;
-    play_game(&config, &player, |_, nes| {
-        let active = nes.controllable();
-        if active && !was_active && out.len() < max {
-            let mut n = nes.clone();
-            n.raw_mut().player1.level_number = level;
-            out.push(n);
-        }
-        was_active = active;
-        Ok(())
-    });
-    out
-}
+use playfield_ai::nes::bench::decision_positions;
+use playfield_ai::nes::{InputModel, PieceState, Player, Situation, Workspace};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut max = 120;
@@ -52,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if !levels.is_empty() && !levels.contains(&level) {
             continue;
         }
-        let states = positions(start, level, max);
+        let states = decision_positions(start, level, 3, max);
         let mut ws = Workspace::new();
         let mut hash = DefaultHasher::new();
         let mut times = Vec::new();

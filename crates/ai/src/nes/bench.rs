@@ -394,6 +394,35 @@ impl fmt::Display for GameSummary {
     }
 }
 
+/// The positions the decision-time bench (`benches/nes_search.rs`) times and the
+/// `decision_hash` example hashes: the engine state at the first controllable frame of each of
+/// the first `max` pieces of a `birken` game from `start_level` (game `seed`, 60 lines, 30 Hz),
+/// its level set to `level`.
+#[must_use]
+pub fn decision_positions(
+    start_level: u8,
+    level: u8,
+    seed: u64,
+    max: usize,
+) -> Vec<playfield_nes::Nes> {
+    let player = Player::birken(InputModel::new("X.", true, 0).expect("a valid timeline"));
+    let mut config = GameConfig::a_type(start_level, seed);
+    config.max_lines = Some(60);
+    let mut out = Vec::new();
+    let mut was_active = false;
+    super::game::play_game(&config, &player, |_, nes| {
+        let active = nes.controllable();
+        if active && !was_active && out.len() < max {
+            let mut n = nes.clone();
+            n.raw_mut().player1.level_number = level;
+            out.push(n);
+        }
+        was_active = active;
+        Ok(())
+    });
+    out
+}
+
 /// Why a game ended, in words.
 #[must_use]
 pub fn end_text(end: &GameEnd) -> String {

@@ -297,6 +297,23 @@ pub fn agrees_with_rules(page: &[u8; 256], orientation: u8, x: u8, y: u8) -> boo
 }
 
 #[cfg(test)]
+impl Field {
+    /// A field whose column `c` is filled `heights[c]` rows from the floor but for the cells
+    /// that `holes` leaves empty (bit `c` of `holes[y]`): stacks of any shape for the tests.
+    pub(crate) fn with_columns(heights: &[u8], holes: &[u16]) -> Field {
+        let mut field = Field::default();
+        for (c, &h) in heights.iter().enumerate() {
+            for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
+                if holes[y] >> c & 1 == 0 {
+                    *row |= 1 << c;
+                }
+            }
+        }
+        field
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use playfield_nes::tables::TILE_EMPTY;

@@ -527,14 +527,7 @@ mod tests {
             double in any::<bool>(),
             timeline in prop_oneof![Just("X"), Just("X."), Just("X...")],
         ) {
-            let mut field = Field::default();
-            for (c, &h) in heights.iter().enumerate() {
-                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
-                    if holes[y] >> c & 1 == 0 {
-                        *row |= 1 << c;
-                    }
-                }
-            }
+            let field = Field::with_columns(&heights, &holes);
             let presses = press_frames(&InputModel::new(timeline, true, 0).unwrap(), 5);
             let gravity = Gravity { drop_speed, double };
             let spawn = playfield_nes::tables::SPAWN_TABLE[piece];

@@ -1075,14 +1075,7 @@ mod tests {
             line_out: bool,
             weights in 0usize..3,
         ) {
-            let mut field = Field::default();
-            for (c, &h) in heights.iter().enumerate() {
-                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
-                    if holes[y] >> c & 1 == 0 {
-                        *row |= 1 << c;
-                    }
-                }
-            }
+            let field = Field::with_columns(&heights, &holes);
             let shipped = ScoreWeights::shipped();
             let w = match weights {
                 0 => shipped,
@@ -1107,13 +1100,6 @@ mod tests {
             let finished = w.finish_board_value(&field, &ctx, &presses, &first);
             proptest::prop_assert_eq!(finished.to_bits(), value.to_bits());
         }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: 3000,
-            ..proptest::prelude::ProptestConfig::default()
-        })]
 
         /// The holes counted from the board before a drop that clears no row are those counted
         /// on the board after it, wherever they are counted so (the well filled or not).
@@ -1127,14 +1113,7 @@ mod tests {
             orientation in 0u8..19,
             x in 0i8..10,
         ) {
-            let mut field = Field::default();
-            for (c, &h) in heights.iter().enumerate() {
-                for (y, row) in field.rows.iter_mut().enumerate().skip(usize::from(20 - h)) {
-                    if holes[y] >> c & 1 == 0 {
-                        *row |= 1 << c;
-                    }
-                }
-            }
+            let field = Field::with_columns(&heights, &holes);
             proptest::prop_assume!(field.fits(orientation, x, 0));
             let y = field.drop_row(orientation, x, 0);
             let before = Holes::of(&field, false);
