@@ -10,7 +10,7 @@
 //!
 //! A key is a level (the band holds from that level on) or `double_speed` (while the pieces fall
 //! two rows a frame, the benchmark option). Each band's terms replace the base terms, not another
-//! band's. A decision uses one set of weights, chosen by the level of the piece it places: the
+//! band's: a band with no terms (`"26": {}`) brings the base terms back from its level. A decision uses one set of weights, chosen by the level of the piece it places: the
 //! double-speed band if the gravity is doubled and the file has one, else the band of the
 //! highest level at or below the piece's, else the base terms. Without bands the weights are
 //! the base terms at every level, exactly as before bands existed.
@@ -112,11 +112,21 @@ impl Bands {
         self.0.iter().map(|(b, t)| (*b, t))
     }
 
-    /// Sets the terms `band` replaces (removes the band when `terms` is empty).
+    /// Sets the terms `band` replaces. A band with no terms holds the base terms from its
+    /// level on (ending the band below it); it is dropped only where it changes nothing, the
+    /// base terms holding there without it ([`Bands::drop_redundant`]).
     ///
     /// # Errors
     /// When a name is not a term or a value is not finite.
     pub fn set(&mut self, band: Band, terms: &BTreeMap<String, f64>) -> Result<(), String> {
+        self.insert(band, terms)?;
+        self.drop_redundant();
+        Ok(())
+    }
+
+    /// [`Bands::set`] without dropping the redundant bands: a file's bands are all read first,
+    /// since whether an empty band changes anything depends on the bands below it.
+    fn insert(&mut self, band: Band, terms: &BTreeMap<String, f64>) -> Result<(), String> {
         let mut checked = BTreeMap::new();
         for (name, &value) in terms {
             let Some(&known) = TERM_NAMES.iter().find(|n| **n == name) else {
@@ -132,12 +142,39 @@ impl Bands {
             }
             checked.insert(known, value);
         }
-        if checked.is_empty() {
-            self.0.remove(&band);
-        } else {
-            self.0.insert(band, checked);
-        }
+        self.0.insert(band, checked);
         Ok(())
+    }
+
+    /// Drops the bands with no terms where the base terms would hold without them: a level
+    /// band with none (or none with terms) below it, and a double-speed band while no level
+    /// band has terms.
+    fn drop_redundant(&mut self) {
+        let mut base_holds = true;
+        let mut redundant = Vec::new();
+        for (band, terms) in &self.0 {
+            if let Band::FromLevel(_) = band {
+                if terms.is_empty() && base_holds {
+                    redundant.push(*band);
+                }
+                base_holds = terms.is_empty();
+            }
+        }
+        let any_level_terms = self
+            .0
+            .iter()
+            .any(|(band, terms)| matches!(band, Band::FromLevel(_)) && !terms.is_empty());
+        if !any_level_terms
+            && self
+                .0
+                .get(&Band::DoubleSpeed)
+                .is_some_and(BTreeMap::is_empty)
+        {
+            redundant.push(Band::DoubleSpeed);
+        }
+        for band in redundant {
+            self.0.remove(&band);
+        }
     }
 
     /// The band that holds at `level` under `gravity`, if any (see the module comment).
@@ -166,8 +203,11 @@ impl<'de> Deserialize<'de> for Bands {
         let mut bands = Bands::default();
         for (key, terms) in &raw {
             let band: Band = key.parse().map_err(serde::de::Error::custom)?;
-            bands.set(band, terms).map_err(serde::de::Error::custom)?;
+            bands
+                .insert(band, terms)
+                .map_err(serde::de::Error::custom)?;
         }
+        bands.drop_redundant();
         Ok(bands)
     }
 }
@@ -294,6 +334,46 @@ mod tests {
         assert_eq!(banded.at_level(40, plain).tetris, 60.0);
         // A band equal to the base terms is no band.
         assert!(base.with_band(Band::DoubleSpeed, &base).bands.is_empty());
+    }
+
+    #[test]
+    fn a_band_with_no_terms_brings_back_the_base_terms_from_its_level() {
+        let base = base_terms();
+        let json = serde_json::to_string(&base).unwrap();
+        let with = |bands: &str| ScoreWeights::parse(&json.replacen('{', bands, 1)).unwrap();
+        // Levels 19-25 play the band, 26 on the base terms, whatever the keys' order.
+        for bands in [
+            r#"{"bands":{"19":{"danger":-9.0},"26":{}},"#,
+            r#"{"bands":{"26":{},"19":{"danger":-9.0}},"#,
+        ] {
+            let w = with(bands);
+            assert_eq!(w.bands.iter().count(), 2, "{bands}");
+            for (level, danger) in [(18, base.danger), (19, -9.0), (25, -9.0), (26, base.danger)] {
+                assert_eq!(
+                    w.at_level(level, gravity(level)).danger,
+                    danger,
+                    "{bands} {level}"
+                );
+            }
+            // Written back, the empty band stays.
+            let again = ScoreWeights::parse(&serde_json::to_string(&w).unwrap()).unwrap();
+            assert_eq!(again, w);
+        }
+        // A level band written after a higher empty one in string order ("100" < "29").
+        let w = with(r#"{"bands":{"100":{},"29":{"danger":-9.0}},"#);
+        assert_eq!(w.at_level(99, gravity(99)).danger, -9.0);
+        assert_eq!(w.at_level(100, gravity(100)).danger, base.danger);
+        // Where the base terms hold anyway, an empty band is no band.
+        assert!(with(r#"{"bands":{"26":{}},"#).bands.is_empty());
+        assert!(with(r#"{"bands":{"double_speed":{}},"#).bands.is_empty());
+        // At double speed an empty band holds the base terms, not level 29's band.
+        let w = with(r#"{"bands":{"29":{"danger":-9.0},"double_speed":{}},"#);
+        assert_eq!(w.at_level(40, gravity(40)).danger, base.danger);
+        assert_eq!(w.at_level(38, gravity(38)).danger, -9.0);
+        // The tuner writes a band equal to the base terms above another band the same way.
+        let tuned = w.with_band(Band::FromLevel(35), &base);
+        assert_eq!(tuned.at_level(35, gravity(35)).danger, base.danger);
+        assert_eq!(tuned.at_level(34, gravity(34)).danger, -9.0);
     }
 
     #[test]
