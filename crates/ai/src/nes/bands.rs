@@ -10,7 +10,8 @@
 //!
 //! A key is a level (the band holds from that level on) or `double_speed` (while the pieces fall
 //! two rows a frame, the benchmark option). Each band's terms replace the base terms, not another
-//! band's: a band with no terms (`"26": {}`) brings the base terms back from its level. A decision uses one set of weights, chosen by the level of the piece it places: the
+//! band's: a band with no terms (`"26": {}`) brings the base terms back from its level. A
+//! decision uses one set of weights, chosen by the level of the piece it places: the
 //! double-speed band if the gravity is doubled and the file has one, else the band of the
 //! highest level at or below the piece's, else the base terms. Without bands the weights are
 //! the base terms at every level, exactly as before bands existed.
