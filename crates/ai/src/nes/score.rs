@@ -1184,19 +1184,33 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_weights_have_one_band_from_level_29() {
+    fn the_shipped_weights_have_a_level_18_band_and_one_from_level_29() {
+        use super::super::bands::Band::FromLevel;
         let shipped = ScoreWeights::shipped();
         let bands: Vec<_> = shipped.bands.iter().map(|(b, t)| (b, t.clone())).collect();
+        let levels: Vec<_> = bands.iter().map(|(b, _)| *b).collect();
+        assert_eq!(levels, [FromLevel(18), FromLevel(19), FromLevel(29)]);
+        // Level 18's band (a tuning run's twelve prices) holds at level 18 alone: the empty band
+        // from 19 brings the base terms back for levels 19-28.
+        assert_eq!(bands[0].1.len(), 12);
+        assert!(!bands[0].1.contains_key("safe_height_slow"));
+        assert!(bands[1].1.is_empty());
+        let gravity = |level| Gravity::with_double_speed(level, Some(39));
+        let at_18 = shipped.at_level(18, gravity(18));
+        assert_eq!(at_18.height, bands[0].1["height"]);
+        assert_ne!(at_18.height, shipped.height);
         assert_eq!(
-            bands,
-            vec![(
-                super::super::bands::Band::FromLevel(29),
-                [("safe_height_fast", 9.0), ("drought_margin", -1.0)]
-                    .into_iter()
-                    .collect()
-            )]
+            *shipped.at_level(19, gravity(19)),
+            shipped.band_weights(FromLevel(19))
         );
-        let at_29 = shipped.band_weights(super::super::bands::Band::FromLevel(29));
+        assert_eq!(shipped.band_weights(FromLevel(19)).height, shipped.height);
+        assert_eq!(
+            bands[2].1,
+            [("safe_height_fast", 9.0), ("drought_margin", -1.0)]
+                .into_iter()
+                .collect()
+        );
+        let at_29 = shipped.band_weights(FromLevel(29));
         assert_eq!(
             (shipped.safe_height_fast, at_29.safe_height_fast),
             (7.0, 9.0)
