@@ -68,7 +68,9 @@ pub struct TuneArgs {
     /// Positions drawn from each band per generation, 1 to 10,000.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = int(1u32, 10_000))]
     per_band: u32,
-    /// Lines each segment plays (or to the format's line cap), 1 to 1,000.
+    /// Lines each segment plays (or to the format's line cap), 1 to 1,000. With --band, let the
+    /// segments run some lines into the next band: only then does the objective see the boards
+    /// the band hands on (docs/tuning.md).
     #[arg(long, value_name = "K", default_value_t = 20, value_parser = int(1u32, 1000))]
     segment_lines: u32,
     /// Points a top-out in a segment costs per line it forfeits to the format's line cap.
