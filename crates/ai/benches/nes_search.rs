@@ -1,7 +1,8 @@
 //! Decision time per piece of `birken` (search of the current piece × tap-only lookahead of the
 //! preview) and of `score` (the same search, then the preview's drops — or, before the preview is
-//! seen, every possible preview — and one piece deeper), at levels 18, 19 and 29, 30 Hz input,
-//! on positions taken from real games. For `score` a piece costs two decisions: at spawn, before
+//! seen, every possible preview — and one piece deeper), at levels 18, 19 and 29 and at level 39
+//! under the benchmark's double speed (two rows a frame), 30 Hz input, on positions taken from
+//! real games. For `score` a piece costs two decisions: at spawn, before
 //! the preview is seen (18-frame reaction), and again once it is; both are timed together.
 //!
 //! Criterion measures the mean over a fixed set of positions; the per-piece median and p99 are
@@ -16,8 +17,11 @@ use playfield_ai::nes::bench::decision_positions;
 use playfield_ai::nes::{Evaluator, InputModel, PieceState, Player, Situation, Workspace};
 use playfield_nes::Nes;
 
-fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
-    let situation = Situation::a_type(nes.level(), nes.line_count());
+fn decide(player: &Player, ws: &mut Workspace, nes: &Nes, double_speed: Option<u8>) -> f64 {
+    let situation = Situation {
+        double_speed_level: double_speed,
+        ..Situation::a_type(nes.level(), nes.line_count())
+    };
     let start = PieceState::from_nes(nes, 0).expect("a piece");
     let mut cost = 0.0;
     if player.input.reaction > 0 && matches!(player.evaluator, Evaluator::Score(_)) {
@@ -33,7 +37,18 @@ fn decide(player: &Player, ws: &mut Workspace, nes: &Nes) -> f64 {
 fn bench(c: &mut Criterion) {
     let input = InputModel::new("X.", true, 18).expect("valid");
     let players = [Player::birken(input.clone()), Player::score(input)];
-    for (start, level) in [(18u8, 18u8), (19, 19), (19, 29)] {
+    // The last: BetaTetris's double speed, from level 39.
+    for (start, level, double_speed) in [
+        (18u8, 18u8, None),
+        (19, 19, None),
+        (19, 29, None),
+        (19, 39, Some(39u8)),
+    ] {
+        let speed = if double_speed.is_some() {
+            " double speed"
+        } else {
+            ""
+        };
         let states = decision_positions(start, level, 3, 120);
         for player in &players {
             let mut ws = Workspace::new();
@@ -42,14 +57,14 @@ fn bench(c: &mut Criterion) {
             for _ in 0..3 {
                 for nes in &states {
                     let t = Instant::now();
-                    black_box(decide(player, &mut ws, nes));
+                    black_box(decide(player, &mut ws, nes, double_speed));
                     times.push(t.elapsed().as_secs_f64() * 1e3);
                 }
             }
             times.sort_by(f64::total_cmp);
             let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
             println!(
-                "{} level {level}: {} pieces, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                "{} level {level}{speed}: {} pieces, median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
                 player.name,
                 times.len(),
                 pct(0.5),
@@ -57,12 +72,12 @@ fn bench(c: &mut Criterion) {
                 pct(1.0)
             );
             c.bench_function(
-                &format!("{} decision level {level} 30Hz", player.name),
+                &format!("{} decision level {level}{speed} 30Hz", player.name),
                 |b| {
                     let mut i = 0;
                     b.iter(|| {
                         i = (i + 1) % states.len();
-                        black_box(decide(player, &mut ws, &states[i]))
+                        black_box(decide(player, &mut ws, &states[i], double_speed))
                     });
                 },
             );
