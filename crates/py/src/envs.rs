@@ -335,6 +335,9 @@ impl EnvCore {
             "no-placement" => EndRule::NoPlacement,
             _ => return Err(ArgError::EndRule(end_rule.to_owned()).into()),
         };
+        if end_rule == EndRule::NoPlacement && model == MoveModel::Standard {
+            return Err(ArgError::NoPlacementNeedsSimplified.into());
+        }
         playfield_standard::Board::new(height).map_err(ArgError::from)?;
         if !(1..=10).contains(&level) {
             return Err(ArgError::StandardLevel(level).into());

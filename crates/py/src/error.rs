@@ -152,6 +152,13 @@ pub enum ArgError {
     /// An end rule name not known.
     #[error("unknown end_rule {0:?} (known: \"spawn-blocked\", \"no-placement\")")]
     EndRule(String),
+    /// The no-placement end rule with the standard move model, which the command line refuses
+    /// too.
+    #[error(
+        "end_rule='no-placement' needs model='simplified': the standard model moves pieces from \
+         the spawn position, which no-placement lets be blocked"
+    )]
+    NoPlacementNeedsSimplified,
     /// A Standard Tetris level outside 1-10.
     #[error("level must be 1-10 (Fahey's levels), got {0}")]
     StandardLevel(u8),

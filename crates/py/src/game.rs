@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use playfield_ai::nes::game::{LevelMenuWaits, split_mix};
 use playfield_ai::nes::{GameConfig, InputModel, PieceState, SweepPlacement, Sweeper};
-use playfield_ai::standard::{MoveModel, placements as standard_placements};
+use playfield_ai::standard::moves::placements_on;
+use playfield_ai::standard::{MoveModel, Prepared};
 use playfield_nes::tables::{ORIENTATION_HIDDEN, TILE_EMPTY};
 use playfield_nes::{Buttons, Events, GameMode, GameType, Nes, Piece, PlayState};
 use playfield_standard::{EndRule, Game as StandardGame, Iteration, PieceSource};
@@ -718,12 +719,24 @@ impl StandardEnvGame {
             }
             match game.iteration() {
                 Iteration::Spawned(piece) => {
-                    for p in
-                        standard_placements(game.board(), piece, self.settings.model).as_slice()
-                    {
+                    // Under the game's own end rule: with no-placement a piece whose spawn
+                    // position is blocked still has the placements that fit at the top.
+                    let prepared = Prepared::new(game.board());
+                    let found = placements_on(
+                        &prepared,
+                        piece,
+                        self.settings.model,
+                        self.settings.end_rule,
+                    );
+                    for p in found.as_slice() {
                         if let Some(a) = standard_action(p.orientation, p.x) {
                             self.mask[a] = Some(*p);
                         }
+                    }
+                    if self.mask.iter().all(Option::is_none) {
+                        // Nothing can be played: an empty mask with the episode going on would
+                        // leave an agent no action to take.
+                        outcome.terminated = true;
                     }
                     break;
                 }

@@ -296,7 +296,10 @@ class StandardOptions:
     model: str = "standard"
     """Move model: ``"standard"`` (Fahey's inputs) or ``"simplified"`` (any column, dropped)."""
     end_rule: str = "spawn-blocked"
-    """``"spawn-blocked"`` (Fahey's) or ``"no-placement"`` (the research benchmarks')."""
+    """``"spawn-blocked"`` (Fahey's: the game ends when a new piece's spawn position is blocked)
+    or ``"no-placement"`` (the research benchmarks': it ends when the new piece fits nowhere at
+    the top; needs ``model="simplified"``, as the standard model moves pieces from the spawn
+    position)."""
     reward: str = "lines"
     """``"lines"`` or ``"score"``."""
     max_lines: int | None = None
@@ -315,6 +318,12 @@ class StandardOptions:
         _check_int("level", self.level, 1, 10)
         _check_choice("model", self.model, ("standard", "simplified"))
         _check_choice("end_rule", self.end_rule, ("spawn-blocked", "no-placement"))
+        if self.end_rule == "no-placement" and self.model != "simplified":
+            raise ValueError(
+                "end_rule='no-placement' needs model='simplified' (the standard model moves "
+                f"pieces from the spawn position, which no-placement lets be blocked); got "
+                f"model={self.model!r}"
+            )
         _check_choice("reward", self.reward, ("lines", "score"))
         _check_int("max_lines", self.max_lines, 1, none_ok=True)
         _check_choice("observation", self.observation, ("board", "features"))
