@@ -182,3 +182,28 @@ def test_standard_player_plays_the_standard_env():
         if terminated or truncated:
             break
     assert truncated and lines >= 50
+
+
+def test_restore_refuses_a_save_of_another_kind_of_environment():
+    nes = gym.make("playfield/NesTetris-v0").unwrapped
+    standard = gym.make("playfield/StandardTetris-v0").unwrapped
+    nes.reset(seed=0)
+    standard.reset(seed=0)
+    before = nes.save()
+    with pytest.raises(ValueError, match="save\\(\\) of a NesTetrisEnv.*StandardTetrisEnv"):
+        nes.restore(standard.save())
+    features = gym.make("playfield/NesTetris-v0", observation="features").unwrapped
+    features.reset(seed=0)
+    with pytest.raises(ValueError, match="observation='board'.*observation='features'"):
+        nes.restore(features.save())
+    tall = gym.make("playfield/StandardTetris-v0", height=24).unwrapped
+    tall.reset(seed=0)
+    with pytest.raises(ValueError, match="20-row board.*24-row board"):
+        standard.restore(tall.save())
+    for bad in (None, (1, 2, 3, 4), "save"):
+        with pytest.raises(ValueError, match="restore\\(\\) takes what save\\(\\)"):
+            nes.restore(bad)
+    # Refused saves leave the environment as it was, and its own save still restores.
+    assert same(nes.save().core.observe(), before.core.observe())
+    nes.restore(before)
+    assert nes.observation_space.contains(nes._observation())

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import typing
 from typing import Any
 
 import gymnasium as gym
@@ -488,6 +489,16 @@ def _human_available() -> bool:
 RENDER_MODES = ["ansi", "rgb_array"] + (["human"] if _human_available() else [])
 
 
+class _SavedEnv(typing.NamedTuple):
+    """What ``save()`` returns: the state and what it fits (``key``, checked by ``restore``)."""
+
+    key: tuple
+    core: Any
+    episode_options: Any
+    started: bool
+    ended_by_illegal_action: bool
+
+
 class _CoreEnv(gym.Env):
     """A Gymnasium environment over an ``EnvCore`` (the game stepped in Rust)."""
 
@@ -607,12 +618,34 @@ class _CoreEnv(gym.Env):
 
     def save(self) -> Any:
         """The environment's whole state (game, episode options, flags), for ``restore``."""
-        return (self._core.copy(), self._episode_options, self._core_started(),
-                self._ended_by_illegal_action)
+        return _SavedEnv(
+            self._save_key(), self._core.copy(), self._episode_options, self._core_started(),
+            self._ended_by_illegal_action,
+        )
+
+    def _save_key(self) -> tuple:
+        """What a save must share with the environment restoring it: the kind of environment
+        and what shapes its observations and actions."""
+        return (type(self).__name__, self.options.observation, self.options.show_piece,
+                tuple(self._core.board_shape), self._core.num_actions)
 
     def restore(self, saved: Any) -> None:
-        """Returns to a state ``save()`` returned (the same environment options)."""
-        core, episode_options, started, ended = saved
+        """Returns to a state ``save()`` of an environment of the same kind and observation
+        returned (a ``ValueError`` otherwise)."""
+        key = self._save_key()
+        want = (
+            f"what save() of a {key[0]} with observation={key[1]!r}, show_piece={key[2]} and a "
+            f"{key[3][0]}-row board returned"
+        )
+        if not isinstance(saved, _SavedEnv):
+            raise ValueError(f"restore() takes {want}, got {type(saved).__name__} {saved!r:.80}")
+        if saved.key != key:
+            kind, observation, show_piece, shape, _ = saved.key
+            raise ValueError(
+                f"restore() takes {want}; this save is of a {kind} with "
+                f"observation={observation!r}, show_piece={show_piece} and a {shape[0]}-row board"
+            )
+        _, core, episode_options, started, ended = saved
         self._core = core.copy()
         self._slot_actions = None
         self._episode_options = episode_options
