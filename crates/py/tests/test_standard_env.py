@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import playfield  # noqa: F401  (registers the environments)
+from playfield import render
 from playfield.envs import StandardTetrisEnv
 
 
@@ -52,3 +53,32 @@ def test_no_placement_with_the_standard_model_is_refused():
         gym.make("playfield/StandardTetris-v0", end_rule="no-placement")
     with pytest.raises(ValueError, match="end_rule.*model='simplified'"):
         gym.make("playfield/StandardTetris-v0", end_rule="no-placement", model="standard")
+
+
+@pytest.mark.parametrize("height", [4, 20, 24, 25, 32])
+def test_a_block_in_the_bottom_row_shows_in_the_picture(height):
+    env = StandardTetrisEnv(height=height, model="simplified", render_mode="rgb_array")
+    obs, _ = env.reset(seed=0)
+    empty = env.render()
+    obs, *_ = env.step(first_allowed(obs))
+    assert obs["board"][-1].any()
+    picture = env.render()
+    assert picture.shape == empty.shape == (render.HEIGHT, render.WIDTH, 3)
+    # The placed piece is the only change: the bottom row's band of the field must show it.
+    tile = render.field_tile(height)
+    bottom = render.FIELD_Y + (height - 1) * tile
+    assert bottom + tile <= render.HEIGHT
+    changed = np.flatnonzero((picture != empty).any(axis=(1, 2)))
+    assert ((changed >= bottom) & (changed < bottom + tile)).any()
+
+
+@pytest.mark.parametrize("height", [3, 33, 100])
+def test_heights_outside_4_to_32_are_refused_naming_height(height):
+    with pytest.raises(ValueError, match="height must be 4-32"):
+        gym.make("playfield/StandardTetris-v0", height=height)
+
+
+def test_heights_4_and_32_are_accepted():
+    for height in (4, 32):
+        obs, _ = StandardTetrisEnv(height=height).reset(seed=0)
+        assert obs["board"].shape == (height, 10)

@@ -291,7 +291,7 @@ class StandardOptions:
     ``reset(options=...)``)."""
 
     height: int = 20
-    """Board rows 4-100 (20 is Fahey's)."""
+    """Board rows 4-32 (20 is Fahey's)."""
     level: int = 1
     """Initial level 1-10."""
     model: str = "standard"
@@ -315,7 +315,7 @@ class StandardOptions:
     _kind = "standard"
 
     def __post_init__(self) -> None:
-        _check_int("height", self.height, 4, 100)
+        _check_int("height", self.height, 4, 32)
         _check_int("level", self.level, 1, 10)
         _check_choice("model", self.model, ("standard", "simplified"))
         _check_choice("end_rule", self.end_rule, ("spawn-blocked", "no-placement"))

@@ -74,16 +74,23 @@ def _tile(img: np.ndarray, kind: int, x: int, y: int, colors: np.ndarray, size: 
     """One block as the game's three tile styles look: kind 1 white with a rim of colour 2;
     kinds 2 and 3 solid in colours 2 and 3 with a white shine in the corner."""
     s = size // 8 or 1
-    body = 7 * s
+    # A gap of one line between blocks at every size (smaller tiles fit taller boards).
+    body = size - s
     if kind == 1:
         img[y:y + body, x:x + body] = colors[2]
-        img[y + s:y + 6 * s, x + s:x + 6 * s] = colors[1]
+        img[y + s:y + body - s, x + s:x + body - s] = colors[1]
         img[y:y + s, x:x + s] = colors[1]
         return
     img[y:y + body, x:x + body] = colors[2] if kind == 2 else colors[3]
     img[y:y + s, x:x + s] = colors[1]
     img[y + s:y + 2 * s, x + s:x + 3 * s] = colors[1]
     img[y + 2 * s:y + 3 * s, x + s:x + 2 * s] = colors[1]
+
+
+def field_tile(rows: int) -> int:
+    """The size in pixels of a block of a board of ``rows`` rows: the NES's 8, smaller when the
+    board would not fit above the picture's bottom edge (its frame included)."""
+    return max(1, min(TILE, (HEIGHT - FIELD_Y - 8) // max(rows, 1)))
 
 
 def nes_picture(
@@ -98,23 +105,25 @@ def nes_picture(
     """The (240, 256, 3) uint8 picture of a NES game.
 
     ``kinds``: (rows, 10) tile kinds 0 (empty) or 1-3; ``piece``: the falling piece as
-    ``(orientation, x, y)`` or None; ``next_piece``: 0-6 (T J Z O S L I) or None.
+    ``(orientation, x, y)`` or None; ``next_piece``: 0-6 (T J Z O S L I) or None. Boards of more
+    than 24 rows (Standard Tetris up to 32) are drawn with smaller blocks, so every row shows.
     """
     img = np.empty((HEIGHT, WIDTH, 3), np.uint8)
     colors = level_colors(level)
     img[:] = _BACKDROP
     img[:, :, :] = (_BACKDROP * 0.75 + colors[3] * 0.25).astype(np.uint8)
-    rows = kinds.shape[0]
-    _box(img, FIELD_X - 8, FIELD_Y - 8, 96, rows * TILE + 16)
+    rows, cols = kinds.shape
+    tile = field_tile(rows)
+    _box(img, FIELD_X - 8, FIELD_Y - 8, cols * tile + 16, rows * tile + 16)
     for y, x in zip(*np.nonzero(kinds)):
-        _tile(img, int(kinds[y, x]), FIELD_X + x * TILE, FIELD_Y + y * TILE, colors)
+        _tile(img, int(kinds[y, x]), FIELD_X + x * tile, FIELD_Y + y * tile, colors, tile)
     minos = orientation_minos()
     if piece is not None and 0 <= piece[0] < len(minos):
         o, px, py = piece
         for dy, dx, kind in minos[o]:
             cx, cy = px + dx, py + dy
-            if 0 <= cx < 10 and 0 <= cy < rows:
-                _tile(img, kind, FIELD_X + cx * TILE, FIELD_Y + cy * TILE, colors)
+            if 0 <= cx < cols and 0 <= cy < rows:
+                _tile(img, kind, FIELD_X + cx * tile, FIELD_Y + cy * tile, colors, tile)
     _box(img, 80, 4, 104, 24)
     _text(img, f"LINES-{lines:03d}", 90, 11)
     _box(img, 188, 8, 64, 48)
