@@ -31,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STANDARD_STATE_LEN", STANDARD_STATE_LEN)?;
     m.add("AFTERSTATE_SLOTS", AFTERSTATE_SLOTS)?;
     m.add("AFTERSTATE_FEATURES", AFTERSTATE_FEATURES)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
     Ok(())
 }
 
@@ -667,14 +668,10 @@ impl VectorCore {
         if num_envs == 0 {
             return Err(ArgError::Zero("num_envs").into());
         }
-        let mut b = rayon::ThreadPoolBuilder::new();
-        if let Some(t) = num_threads {
-            if t == 0 {
-                return Err(ArgError::Zero("num_threads").into());
-            }
-            b = b.num_threads(t);
-        }
-        let pool = b.build().map_err(ArgError::from)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(thread_count(num_threads)?)
+            .build()
+            .map_err(ArgError::from)?;
         Ok(VectorCore {
             games: vec![template.game.clone(); num_envs],
             needs_reset: vec![false; num_envs],
@@ -950,12 +947,19 @@ impl VectorCore {
     }
 }
 
-/// The threads of a vector environment: `num_threads`, or one per core.
+/// The most threads a vector environment starts (the command line's `--threads` bound): far
+/// more than any machine's cores, few enough that a mistyped count fails instead of hanging.
+pub const MAX_THREADS: usize = 256;
+
+/// The threads of a vector environment: `num_threads`, or one per core (at most
+/// [`MAX_THREADS`]).
 fn thread_count(num_threads: Option<usize>) -> PyResult<usize> {
     match num_threads {
-        Some(0) => Err(ArgError::Zero("num_threads").into()),
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        Some(t) if (1..=MAX_THREADS).contains(&t) => Ok(t),
+        Some(t) => Err(ArgError::ThreadCount(t).into()),
+        None => {
+            Ok(std::thread::available_parallelism().map_or(1, |n| usize::from(n).min(MAX_THREADS)))
+        }
     }
 }
 

@@ -216,6 +216,9 @@ pub enum ArgError {
     /// A count that must be positive.
     #[error("{0} must be at least 1")]
     Zero(&'static str),
+    /// A thread count outside 1-256.
+    #[error("num_threads must be 1-{max}, got {0}", max = crate::envs::MAX_THREADS)]
+    ThreadCount(usize),
     /// The thread pool could not be started.
     #[error("cannot start threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),

@@ -231,3 +231,22 @@ def test_frame_vector_in_a_forked_child():
     for a in actions:
         obs, *_ = vec.step(a)
     assert child_state == obs["state"].tobytes()
+
+
+@pytest.mark.parametrize("cls", [NesTetrisVectorEnv, NesTetrisFramesVectorEnv, StandardTetrisVectorEnv])
+def test_num_threads_is_bounded(cls):
+    for bad in (0, 257, 10**6):
+        with pytest.raises(ValueError, match="num_threads must be 1-256"):
+            cls(num_envs=2, num_threads=bad)
+    assert cls(num_envs=2, num_threads=256).num_threads == 256
+
+
+def test_num_threads_is_bounded_in_the_rust_classes_too():
+    from playfield import _playfield
+
+    placement = _playfield.EnvCore.standard()
+    frames = _playfield.EnvCore.nes_frames()
+    for core_class, template in ((_playfield.VectorCore, placement),
+                                 (_playfield.FrameVectorCore, frames)):
+        with pytest.raises(ValueError, match="num_threads must be 1-256, got 1000000"):
+            core_class(template, 2, 10**6)

@@ -11,6 +11,7 @@ STANDARD_ACTIONS: int
 STANDARD_STATE_LEN: int
 AFTERSTATE_SLOTS: int
 AFTERSTATE_FEATURES: int
+MAX_THREADS: int
 PLAYERS: list[tuple[str, str]]
 
 def orientation_minos() -> list[list[tuple[int, int, int]]]: ...

@@ -68,7 +68,7 @@ class _CoreVectorEnv(VectorEnv):
         **options: Any,
     ) -> None:
         _check_int("num_envs", num_envs, 1)
-        _check_int("num_threads", num_threads, 1, none_ok=True)
+        _check_int("num_threads", num_threads, 1, _playfield.MAX_THREADS, none_ok=True)
         _check_bool("copy", copy)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             known = ", ".join(repr(m) for m in self.metadata["render_modes"])
