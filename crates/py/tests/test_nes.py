@@ -121,3 +121,34 @@ def test_player_best_plays_its_inputs_to_the_planned_lock():
         Player.birken(input="Q")
     with pytest.raises(ValueError, match="unknown weight"):
         Player(weights={"nope": 1.0})
+
+
+def test_one_player_per_thread_decides_as_one_thread_does():
+    # docs/python.md: an object is used by one thread at a time; threads each with their own
+    # player (and engine copy) run side by side and decide exactly as a single thread does.
+    import threading
+
+    import gymnasium as gym
+
+    import playfield  # noqa: F401  (registers the environments)
+
+    env = gym.make("playfield/NesTetris-v0", level=18).unwrapped
+    env.reset(seed=5)
+    engine, frame = env.nes(), env.decision_frame
+    alone = Player.score().best(engine.copy(), frame).action
+    results, errors = [], []
+
+    def decide():
+        try:
+            player = Player.score()
+            results.append(player.best(engine.copy(), frame).action)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=decide) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == [alone] * 3
