@@ -207,3 +207,19 @@ def test_restore_refuses_a_save_of_another_kind_of_environment():
     assert same(nes.save().core.observe(), before.core.observe())
     nes.restore(before)
     assert nes.observation_space.contains(nes._observation())
+
+
+def test_reaction_hides_the_preview_except_after_the_opening_delay():
+    next_field = STATE["next"]
+    env = NesTetrisEnv(level=18, reaction=20)
+    obs, _ = env.reset(seed=0)
+    # The first decision comes after the opening delay, longer than the reaction time.
+    assert env.decision_frame >= 20
+    assert obs["state"][next_field] != 7
+    for _ in range(3):
+        obs, _, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert not (terminated or truncated)
+        assert env.decision_frame == 0 and obs["state"][next_field] == 7
+    longer = NesTetrisEnv(level=18, reaction=1000)
+    obs, _ = longer.reset(seed=0)
+    assert obs["state"][next_field] == 7

@@ -167,7 +167,9 @@ class NesOptions:
     """Whether Left/Right may be held long enough to autorepeat."""
     reaction: int = 0
     """Frames after spawn before the preview piece is known. The placement environment decides
-    at spawn, so with ``reaction > 0`` the ``next`` field is hidden (7) at every decision."""
+    at spawn, so with ``reaction > 0`` the ``next`` field is hidden (7) at every decision but an
+    episode's first: that one comes after the opening delay (``decision_frame`` frames under
+    control, about 90), and shows the preview unless ``reaction`` is longer than that."""
     soft_drop: bool = True
     """Whether Down may be used."""
     reward: str = "score"
