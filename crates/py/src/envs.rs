@@ -737,8 +737,11 @@ impl VectorCore {
         Ok(())
     }
 
-    /// Steps every sub-game with its action and writes observations, rewards and flags.
+    /// Steps every sub-game with its action and writes observations, rewards and flags. The
+    /// sub-games marked in `ended` (an illegal action ended their episode) are not played: they
+    /// report reward 0 and terminated, and restart on the next step.
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, board, state, mask, reward, terminated, truncated, ended = None))]
     fn step(
         &mut self,
         py: Python<'_>,
@@ -749,20 +752,45 @@ impl VectorCore {
         mut reward: PyReadwriteArray1<'_, f64>,
         mut terminated: PyReadwriteArray1<'_, bool>,
         mut truncated: PyReadwriteArray1<'_, bool>,
+        ended: Option<PyReadonlyArray1<'_, bool>>,
     ) -> PyResult<()> {
         let n = self.games.len();
-        let actions = actions.as_slice()?;
-        if actions.len() != n {
+        let given = actions.as_slice()?;
+        if given.len() != n {
             return Err(ArgError::BatchLength {
                 name: "actions",
                 want: n,
-                got: actions.len(),
+                got: given.len(),
             }
             .into());
         }
+        let mut marked;
+        let actions = match &ended {
+            None => given,
+            Some(ended) => {
+                let ended = ended.as_slice()?;
+                if ended.len() != n {
+                    return Err(ArgError::BatchLength {
+                        name: "ended",
+                        want: n,
+                        got: ended.len(),
+                    }
+                    .into());
+                }
+                // An ended game's action becomes the marker `step_one` ends it on (no action of
+                // a game can be it: every other action is checked below).
+                marked = given.to_vec();
+                for (a, &end) in marked.iter_mut().zip(ended) {
+                    if end {
+                        *a = ENDED_BY_ILLEGAL_ACTION;
+                    }
+                }
+                &marked[..]
+            }
+        };
         // Every action is checked before any game moves, so a bad one leaves all as they were.
         for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
-            if !self.needs_reset[i] {
+            if !self.needs_reset[i] && a != ENDED_BY_ILLEGAL_ACTION {
                 g.check(a).map_err(|e| GameError::SubEnvironment {
                     index: i,
                     source: Box::new(e),
@@ -804,6 +832,11 @@ impl VectorCore {
                     *r = 0.0;
                     *te = false;
                     *tr = false;
+                } else if a == ENDED_BY_ILLEGAL_ACTION {
+                    *r = 0.0;
+                    *te = true;
+                    *tr = false;
+                    *reset = true;
                 } else {
                     let out = g.step(a)?;
                     *r = out.reward;
@@ -950,6 +983,9 @@ impl VectorCore {
 /// The most threads a vector environment starts (the command line's `--threads` bound): far
 /// more than any machine's cores, few enough that a mistyped count fails instead of hanging.
 pub const MAX_THREADS: usize = 256;
+
+/// The action `VectorCore.step` gives the sub-games whose episode an illegal action ended.
+const ENDED_BY_ILLEGAL_ACTION: i64 = i64::MIN;
 
 /// The threads of a vector environment: `num_threads`, or one per core (at most
 /// [`MAX_THREADS`]).

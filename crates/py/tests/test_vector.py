@@ -59,7 +59,10 @@ def test_vector_equals_single_envs(vector_cls, single_cls, options, steps):
 
 
 def test_vector_env_api_and_errors():
-    vec = gym.make_vec("playfield/NesTetris-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    vec = gym.make_vec(
+        "playfield/NesTetris-v0", num_envs=3, vectorization_mode="vector_entry_point",
+        illegal_action="raise",
+    )
     assert isinstance(vec.unwrapped, NesTetrisVectorEnv)
     obs, _ = vec.reset(seed=1)
     assert obs["board"].shape == (3, 20, 10) and obs["action_mask"].shape == (3, 3800)
@@ -250,3 +253,65 @@ def test_num_threads_is_bounded_in_the_rust_classes_too():
                                  (_playfield.FrameVectorCore, frames)):
         with pytest.raises(ValueError, match="num_threads must be 1-256, got 1000000"):
             core_class(template, 2, 10**6)
+
+
+@pytest.mark.parametrize("vector_cls, single_cls, options", [
+    (NesTetrisVectorEnv, NesTetrisEnv, {"level": 19}),
+    (NesTetrisVectorEnv, NesTetrisEnv, {"level": 19, "observation": "afterstates"}),
+    (StandardTetrisVectorEnv, StandardTetrisEnv, {"game_over_reward": -5.0}),
+])
+def test_an_illegal_action_ends_only_that_sub_environment(vector_cls, single_cls, options):
+    vec = vector_cls(num_envs=2, num_threads=1, **options)
+    obs, _ = vec.reset(seed=3)
+    masks = vec.action_masks()
+    legal = int(np.flatnonzero(masks[0])[0])
+    illegal = int(np.flatnonzero(~masks[1])[0])
+    obs, reward, terminated, truncated, info = vec.step(np.array([legal, illegal]))
+    assert terminated.tolist() == [False, True] and not truncated.any()
+    assert info["illegal_action"].tolist() == [False, True]
+    assert reward[1] == options.get("game_over_reward", 0.0)
+    # Sub-environment 0 played as a single environment does; 1 played nothing.
+    single = single_cls(**options)
+    single.reset(seed=3)
+    expected, *_ = single.step(legal)
+    assert all(np.array_equal(obs[k][0], expected[k]) for k in expected)
+    first, _ = single_cls(**options).reset(seed=4)
+    assert all(np.array_equal(obs[k][1], first[k]) for k in first)
+    # It restarts on the next step (its action ignored), with its next episode's seed.
+    seed_before = vec.seeds()[1]
+    next_legal = int(np.flatnonzero(vec.action_masks()[0])[0])
+    obs, reward, terminated, truncated, _ = vec.step(np.array([next_legal, 0]))
+    assert not terminated[1] and reward[1] == 0.0 and vec.seeds()[1] != seed_before
+    vec.close()
+
+
+def test_illegal_action_raise_and_bad_options():
+    vec = NesTetrisVectorEnv(num_envs=2, num_threads=1, illegal_action="raise")
+    vec.reset(seed=0)
+    illegal = int(np.flatnonzero(~vec.action_masks()[0])[0])
+    with pytest.raises(ValueError, match="sub-environment 0.*not allowed"):
+        vec.step(np.array([illegal, illegal]))
+    with pytest.raises(ValueError, match="illegal_action must be one of"):
+        NesTetrisVectorEnv(num_envs=2, illegal_action="ignore")
+    with pytest.raises(ValueError, match="info_placements is for the single environment"):
+        NesTetrisVectorEnv(num_envs=2, info_placements=True)
+    made = gym.make_vec("playfield/NesTetris-v0", 2, vectorization_mode="vector_entry_point",
+                        illegal_action="end")
+    assert made.unwrapped.illegal_action == "end"
+    made.close()
+
+
+@pytest.mark.parametrize("cls", [NesTetrisVectorEnv, NesTetrisFramesVectorEnv, StandardTetrisVectorEnv])
+def test_a_closed_vector_environment_says_so(cls):
+    import pickle
+
+    vec = cls(num_envs=2, num_threads=1, render_mode="rgb_array")
+    vec.reset(seed=0)
+    vec.close()
+    calls = [lambda: vec.step(np.zeros(2, dtype=np.int64)), lambda: vec.reset(seed=0),
+             vec.render, lambda: pickle.dumps(vec), vec.seeds]
+    if cls is NesTetrisFramesVectorEnv:
+        calls.append(lambda: vec.step_frames(np.zeros((2, 2), dtype=np.int64)))
+    for call in calls:
+        with pytest.raises(RuntimeError, match="the environment is closed"):
+            call()

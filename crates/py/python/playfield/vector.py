@@ -7,6 +7,12 @@ false). Episode seeds: ``reset(seed=s)`` starts sub-environment ``i`` with ``s +
 episodes follow each sub-environment's own seed chain (the same as a single environment's
 ``reset()`` without a seed), so sub-environment ``i`` plays exactly what a single environment
 reset with ``s + i`` plays.
+
+``illegal_action`` is the single environments' option: by default (``"end"``) an action outside
+a sub-environment's mask ends that sub-environment's episode (reward ``game_over_reward``, 0 by
+default, ``terminated``, ``info["illegal_action"]``, nothing played; it restarts on the next
+step); ``"raise"`` raises ``ValueError`` and plays nothing. ``info_placements`` (variable-length
+lists per step) is for the single environment only.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from .envs import (
     NesOptions,
     StandardOptions,
     _check_bool,
+    _check_choice,
     _check_int,
     _make_core,
     action_count,
@@ -65,8 +72,16 @@ class _CoreVectorEnv(VectorEnv):
         num_threads: int | None = None,
         copy: bool = True,
         render_mode: str | None = None,
+        illegal_action: str = "end",
         **options: Any,
     ) -> None:
+        _check_choice("illegal_action", illegal_action, ("end", "raise"))
+        if options.get("info_placements", False) is not False:
+            raise ValueError(
+                "info_placements is for the single environment (its lists change length from "
+                "step to step): the vector environments take info_placements=False only"
+            )
+        self.illegal_action = illegal_action
         _check_int("num_envs", num_envs, 1)
         _check_int("num_threads", num_threads, 1, _playfield.MAX_THREADS, none_ok=True)
         _check_bool("copy", copy)
@@ -152,6 +167,7 @@ class _CoreVectorEnv(VectorEnv):
         }
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        self._check_open()
         n = self.num_envs
         if seed is None:
             super().reset(seed=None)
@@ -183,7 +199,12 @@ class _CoreVectorEnv(VectorEnv):
             info["_lag_modelled"] = np.ones(n, dtype=bool)
         return self._obs(), info
 
+    def _check_open(self) -> None:
+        if self._vector is None:
+            raise RuntimeError("the environment is closed: make a new one")
+
     def step(self, actions):
+        self._check_open()
         if not self._started:
             raise RuntimeError("call reset() before step()")
         a = actions
@@ -202,40 +223,65 @@ class _CoreVectorEnv(VectorEnv):
             if a.dtype.kind not in "iu":
                 raise TypeError(f"actions must be integers, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
+        # The previous step's flags: those sub-environments restart on this step.
+        restarting = self._terminated | self._truncated
+        illegal = None
         if self._mode == "afterstates":
-            a = self._slot_placements(a)
-        if self._extra_rewards:
-            # The previous step's flags: those sub-environments restart on this step.
-            restarting = self._terminated | self._truncated
-        self._vector.step(a, *self._step_arrays)
+            a, illegal = self._slot_placements(a, restarting)
+        elif self._masked and self.illegal_action == "end":
+            illegal = self._illegal(a, restarting)
+        if illegal is not None and illegal.any():
+            self._vector.step(a, *self._step_arrays, illegal)
+        else:
+            illegal = None
+            self._vector.step(a, *self._step_arrays)
         if self._extra_rewards:
             o = self.options
             self._reward += np.where(self._terminated, o.game_over_reward, o.survival_reward)
             self._reward[restarting] = 0.0
+        info = {}
+        if illegal is not None:
+            info = {"illegal_action": illegal, "_illegal_action": illegal.copy()}
         if self.copy:
             return (
                 self._obs(), self._reward.copy(), self._terminated.copy(),
-                self._truncated.copy(), {},
+                self._truncated.copy(), info,
             )
-        return self._obs(), self._reward, self._terminated, self._truncated, {}
+        return self._obs(), self._reward, self._terminated, self._truncated, info
 
-    def _slot_placements(self, slots: np.ndarray) -> np.ndarray:
-        """The placement actions of afterstate slots (sub-environments that restart on this
+    def _illegal(self, actions: np.ndarray, restarting: np.ndarray) -> np.ndarray:
+        """The sub-environments whose action is outside their mask (those that restart on this
         step ignore theirs)."""
-        if ((slots < 0) | (slots >= AFTERSTATE_SLOTS)).any():
+        width = self._mask.shape[1]
+        inside = (actions >= 0) & (actions < width)
+        allowed = np.zeros(self.num_envs, dtype=bool)
+        rows = np.flatnonzero(inside)
+        allowed[rows] = self._mask[rows, actions[rows]] != 0
+        return ~allowed & ~restarting
+
+    def _slot_placements(self, slots: np.ndarray, restarting: np.ndarray):
+        """The placement actions of afterstate slots, and the sub-environments whose slot is
+        not allowed (those that restart on this step ignore theirs)."""
+        inside = (slots >= 0) & (slots < AFTERSTATE_SLOTS)
+        if self.illegal_action == "raise" and not inside.all():
             raise ValueError(f"slots must be 0-{AFTERSTATE_SLOTS - 1}, got {slots}")
-        a = self._slot_actions[np.arange(self.num_envs), slots]
-        bad = (a < 0) & ~(self._terminated | self._truncated)
-        if bad.any():
+        a = np.full(self.num_envs, -1, dtype=np.int64)
+        rows = np.flatnonzero(inside)
+        a[rows] = self._slot_actions[rows, slots[rows]]
+        bad = (a < 0) & ~restarting
+        if bad.any() and self.illegal_action == "raise":
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"sub-environment {i}: slot {int(slots[i])} is not allowed now")
-        return a
+        # The ignored actions of restarting sub-environments must still be checkable.
+        a[a < 0] = 0
+        return a, bad
 
     def reset_done(self) -> list[int]:
         """Restarts now (with their next episode's seed) the sub-environments that ended on the
         last step, instead of on the next one, and returns their indices; the observation
         arrays then hold their first observations (``observations()``). For adapters to
         same-step autoreset (Stable-Baselines3)."""
+        self._check_open()
         done = self._vector.reset_done(*self._observation_arrays)
         # They start afresh: nothing restarts on the next step.
         self._terminated[done] = False
@@ -256,6 +302,7 @@ class _CoreVectorEnv(VectorEnv):
 
     def seeds(self) -> list[int]:
         """The seeds of the sub-environments' current episodes."""
+        self._check_open()
         return self._vector.seeds()
 
     def render(self):
@@ -264,6 +311,7 @@ class _CoreVectorEnv(VectorEnv):
         from . import render as draw
         from .envs import _PIECE_ORIENTATION, _X, _Y
 
+        self._check_open()
         if self.render_mode is None or not self._started:
             return None
         out = []
@@ -290,7 +338,9 @@ class _CoreVectorEnv(VectorEnv):
     # -- pickle: the configuration and the current episodes' seeds -------------------------------
 
     def __getstate__(self):
+        self._check_open()
         return {
+            "illegal_action": self.illegal_action,
             "num_envs": self.num_envs,
             "num_threads": self._num_threads_asked,
             "copy": self.copy,
@@ -303,7 +353,8 @@ class _CoreVectorEnv(VectorEnv):
     def __setstate__(self, state):
         _CoreVectorEnv.__init__(
             self, num_envs=state["num_envs"], num_threads=state["num_threads"],
-            copy=state["copy"], render_mode=state["render_mode"], **state["options"],
+            copy=state["copy"], render_mode=state["render_mode"],
+            illegal_action=state.get("illegal_action", "end"), **state["options"],
         )
         chosen = self._options_class(**state["episode_options"])
         if chosen != self.options:
@@ -344,6 +395,7 @@ class NesTetrisFramesVectorEnv(_CoreVectorEnv):
         frame, and each frame's rewards and flags as ``(K, num_envs)`` arrays (row ``k`` is what
         ``step`` would have returned at frame ``k``).
         """
+        self._check_open()
         if not self._started:
             raise RuntimeError("call reset() before step_frames()")
         a = np.asarray(actions)
