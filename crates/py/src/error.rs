@@ -174,6 +174,14 @@ pub enum ArgError {
          column_transitions, row_transitions)"
     )]
     UnknownWeight(String),
+    /// A NaN or infinite weight.
+    #[error("weights[{name:?}] must be a finite number, got {value}")]
+    WeightNotFinite {
+        /// The weight's name.
+        name: String,
+        /// The value given.
+        value: f64,
+    },
     /// A Standard Tetris piece index outside 0-6.
     #[error("piece must be 0-6 (O I S Z L J T, Fahey's order), got {0}")]
     Piece(i64),

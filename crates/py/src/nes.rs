@@ -578,6 +578,10 @@ impl PyPlayer {
                     "row_transitions" => &mut w.row_transitions,
                     _ => return Err(ArgError::UnknownWeight(key).into()),
                 };
+                if !value.is_finite() {
+                    // A NaN or infinite weight makes every evaluation compare false or equal.
+                    return Err(ArgError::WeightNotFinite { name: key, value }.into());
+                }
                 *slot = value;
             }
         }

@@ -223,3 +223,29 @@ def test_reaction_hides_the_preview_except_after_the_opening_delay():
     longer = NesTetrisEnv(level=18, reaction=1000)
     obs, _ = longer.reset(seed=0)
     assert obs["state"][next_field] == 7
+
+
+@pytest.mark.parametrize("env_id, option, bound", [
+    ("playfield/NesTetris-v0", "max_lines", "1-4294967295"),
+    ("playfield/NesTetris-v0", "max_frames", "1-18446744073709551615"),
+    ("playfield/NesTetrisFrames-v0", "max_lines", "1-4294967295"),
+    ("playfield/StandardTetris-v0", "max_lines", "1-18446744073709551615"),
+])
+def test_huge_caps_are_refused_naming_the_option(env_id, option, bound):
+    with pytest.raises(ValueError, match=f"{option} must be {bound}, got {2**64 + 1}"):
+        gym.make(env_id, **{option: 2**64 + 1})
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_huge_actions_are_outside_the_action_space(env_id):
+    env = gym.make(env_id, illegal_action="raise").unwrapped if "Frames" not in env_id else (
+        gym.make(env_id).unwrapped)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="action 18446744073709551616 is outside the action"):
+        env.step(2**64)
+    if "Frames" not in env_id:
+        # By default an action outside the mask ends the episode, however large.
+        ending = gym.make(env_id).unwrapped
+        ending.reset(seed=0)
+        _, _, terminated, _, info = ending.step(2**64)
+        assert terminated and info["illegal_action"]

@@ -152,3 +152,10 @@ def test_one_player_per_thread_decides_as_one_thread_does():
         t.join()
     assert not errors
     assert results == [alone] * 3
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_weights_must_be_finite(value):
+    with pytest.raises(ValueError, match="weights\\[\"column_holes\"\\] must be a finite number"):
+        Player(weights={"column_holes": value})
+    assert Player(weights={"column_holes": -1.5}).name == "custom"

@@ -96,6 +96,9 @@ AFTERSTATE_SLOTS = _playfield.AFTERSTATE_SLOTS
 assert len(AFTERSTATE_FEATURES) == _playfield.AFTERSTATE_FEATURES
 
 _INT32_MAX = np.iinfo(np.int32).max
+# The engine's counters: lines are 32-bit, frames and Standard Tetris lines 64-bit.
+_U32_MAX = 2**32 - 1
+_U64_MAX = 2**64 - 1
 #: Seeds are non-negative int64 values.
 SEED_LIMIT = 2**63
 _OBSERVATIONS = ("board", "features", "afterstates")
@@ -212,8 +215,8 @@ class NesOptions:
             _check_int("reaction", self.reaction, 0, 10_000)
             _check_bool("soft_drop", self.soft_drop)
         _check_choice("reward", self.reward, _NES_REWARDS)
-        _check_int("max_lines", self.max_lines, 1, none_ok=True)
-        _check_int("max_frames", self.max_frames, 1, none_ok=True)
+        _check_int("max_lines", self.max_lines, 1, _U32_MAX, none_ok=True)
+        _check_int("max_frames", self.max_frames, 1, _U64_MAX, none_ok=True)
         allowed = _OBSERVATIONS if self._kind == "placement" else ("board", "features")
         _check_choice("observation", self.observation, allowed)
         _check_bool("show_piece", self.show_piece)
@@ -328,7 +331,7 @@ class StandardOptions:
                 f"model={self.model!r}"
             )
         _check_choice("reward", self.reward, ("lines", "score"))
-        _check_int("max_lines", self.max_lines, 1, none_ok=True)
+        _check_int("max_lines", self.max_lines, 1, _U64_MAX, none_ok=True)
         _check_choice("observation", self.observation, ("board", "features"))
         _check_float("survival_reward", self.survival_reward)
         _check_float("game_over_reward", self.game_over_reward)
@@ -589,7 +592,10 @@ class _CoreEnv(gym.Env):
             info["illegal_action"] = True
             reward = float(self.options.game_over_reward)
             return self._observation(), reward, True, False, info
-        reward, terminated, truncated = self._core.step(a)
+        try:
+            reward, terminated, truncated = self._core.step(a)
+        except OverflowError:
+            raise _outside(a, self._core.num_actions) from None
         if self._extra_rewards:
             o = self.options
             reward += o.game_over_reward if terminated else o.survival_reward
@@ -814,6 +820,11 @@ def _action_int(action) -> int:
     raise TypeError(f"an action is one integer, got {type(action).__name__} {action!r}")
 
 
+def _outside(action, size: int) -> ValueError:
+    """The error of an action too large for the engine's 64-bit actions."""
+    return ValueError(f"action {action} is outside the action space 0..{size}")
+
+
 class NesTetrisEnv(_CoreEnv):
     """``playfield/NesTetris-v0``: one placement per step (see ``playfield.envs``).
 
@@ -894,9 +905,12 @@ class NesTetrisFramesEnv(_CoreEnv):
         if not self._fast_step:
             return super().step(action)
         core = self._core
-        reward, terminated, truncated = core.step(
-            action if type(action) is int else _action_int(action)
-        )
+        try:
+            reward, terminated, truncated = core.step(
+                action if type(action) is int else _action_int(action)
+            )
+        except OverflowError:
+            raise _outside(action, 256) from None
         board, state, _ = core.observe()
         return {"board": board, "state": state}, reward, terminated, truncated, {"seed": core.seed}
 
