@@ -162,9 +162,6 @@ pub enum ArgError {
     /// A Standard Tetris level outside 1-10.
     #[error("level must be 1-10 (Fahey's levels), got {0}")]
     StandardLevel(u8),
-    /// A lookahead other than one or two pieces.
-    #[error("lookahead must be 1 or 2 pieces, got {0}")]
-    Lookahead(u8),
     /// A Standard Tetris AI name not known.
     #[error("unknown ai {0:?} (known: dellacherie, el-tetris, bcts)")]
     UnknownAi(String),
@@ -221,6 +218,30 @@ pub enum ArgError {
     /// An array not laid out row by row in one block.
     #[error("{0} must be C-contiguous")]
     NotContiguous(&'static str),
+    /// An int argument outside its range (`crate::args`).
+    #[error("{name} must be {low}-{high}, got {got}")]
+    OutOfRange {
+        /// The argument's name.
+        name: &'static str,
+        /// The least value allowed.
+        low: i128,
+        /// The greatest value allowed.
+        high: i128,
+        /// The value given, as Python prints it.
+        got: String,
+    },
+    /// An argument of the wrong type (`crate::args`).
+    #[error("{name} must be {want}, got {kind} {repr}")]
+    WrongType {
+        /// The argument's name.
+        name: &'static str,
+        /// What it must be.
+        want: &'static str,
+        /// The Python type given.
+        kind: String,
+        /// The value given, as Python's `repr`.
+        repr: String,
+    },
     /// A count that must be positive.
     #[error("{0} must be at least 1")]
     Zero(&'static str),
@@ -317,7 +338,9 @@ impl std::fmt::Display for Dims {
 impl From<ArgError> for PyErr {
     fn from(e: ArgError) -> PyErr {
         match e {
-            ArgError::ButtonsType { .. } => PyTypeError::new_err(e.to_string()),
+            ArgError::ButtonsType { .. } | ArgError::WrongType { .. } => {
+                PyTypeError::new_err(e.to_string())
+            }
             ArgError::Threads(_) | ArgError::TeamThreads(_) | ArgError::Json { .. } => {
                 PyRuntimeError::new_err(e.to_string())
             }

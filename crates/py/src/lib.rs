@@ -9,13 +9,15 @@
 //! - [`standard`]: Standard Tetris games and players.
 //! - [`rom`]: the user's ROM (`rom=` or `PLAYFIELD_ROM`), whose program the lag model runs.
 //! - [`tune`]: a `playfield nes tune` run driven from Python, for Ray (`TuneRun`).
-//! - [`error`]: the bindings' errors and the Python exceptions they become.
+//! - [`error`]: the bindings' errors and the Python exceptions they become; [`args`]: the
+//!   arguments read with their names and ranges where PyO3's conversions would name neither.
 //!
 //! The Gymnasium classes themselves are written in Python (`python/playfield`); they call these
 //! cores, which step the games and write observations straight into numpy arrays.
 
 use pyo3::prelude::*;
 
+mod args;
 mod envs;
 mod error;
 mod frames;

@@ -10,6 +10,7 @@ use playfield_nes::{Buttons, Events, GameMode, GameType, Nes, Region};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use crate::args;
 use crate::error::ArgError;
 use crate::game::{BOARD_CELLS, COLS, NES_STATE_LEN, ROWS, write_board, write_state};
 use crate::rom::{GivenRom, given_rom};
@@ -58,7 +59,7 @@ fn orientation_minos() -> Vec<Vec<(i8, i8, u8)>> {
 /// The four RGB colours of the playfield at `level` (`colorTable` through the NES palette):
 /// background, then the colours of tile kinds 1-3.
 #[pyfunction]
-fn level_colors(level: u8) -> [[u8; 3]; 4] {
+fn level_colors(#[pyo3(from_py_with = args::any_level)] level: u8) -> [[u8; 3]; 4] {
     playfield_nes::palette::level_palette(level).map(playfield_nes::palette::nes_rgb)
 }
 
@@ -195,7 +196,7 @@ impl PyNes {
     /// crashes are not modelled (`lag_modelled()` is false).
     #[new]
     #[pyo3(signature = (pal = false, rom = None))]
-    fn new(pal: bool, rom: Option<&str>) -> PyResult<Self> {
+    fn new(#[pyo3(from_py_with = args::pal)] pal: bool, rom: Option<&str>) -> PyResult<Self> {
         Ok(PyNes::power_on(pal, given_rom(rom)?))
     }
 
@@ -209,7 +210,11 @@ impl PyNes {
     /// with `text=True`. Soft-reset and power commands in the movie are honoured.
     #[staticmethod]
     #[pyo3(signature = (path, text = false, rom = None))]
-    fn from_fm2(path: &str, text: bool, rom: Option<&str>) -> PyResult<Self> {
+    fn from_fm2(
+        path: &str,
+        #[pyo3(from_py_with = args::text)] text: bool,
+        rom: Option<&str>,
+    ) -> PyResult<Self> {
         let rom = given_rom(rom)?;
         let body = if text {
             path.to_owned()
@@ -254,7 +259,11 @@ impl PyNes {
     /// An engine from a 2 KiB RAM image taken at a frame boundary (menus or play).
     #[staticmethod]
     #[pyo3(signature = (ram, pal = false, rom = None))]
-    fn from_ram(ram: &[u8], pal: bool, rom: Option<&str>) -> PyResult<Self> {
+    fn from_ram(
+        ram: &[u8],
+        #[pyo3(from_py_with = args::pal)] pal: bool,
+        rom: Option<&str>,
+    ) -> PyResult<Self> {
         let image: &[u8; 0x800] = ram.try_into().map_err(|_| ArgError::RamSize(ram.len()))?;
         let region = if pal { Region::Pal } else { Region::Ntsc };
         let rom = given_rom(rom)?;
@@ -555,15 +564,12 @@ impl PyPlayer {
     #[pyo3(signature = (weights = None, lookahead = 2, input = "X.", das = true, reaction = 0, name = "custom"))]
     fn new(
         weights: Option<&Bound<'_, PyDict>>,
-        lookahead: u8,
+        #[pyo3(from_py_with = args::lookahead)] lookahead: u8,
         input: &str,
-        das: bool,
-        reaction: u32,
+        #[pyo3(from_py_with = args::das)] das: bool,
+        #[pyo3(from_py_with = args::reaction)] reaction: u32,
         name: &str,
     ) -> PyResult<Self> {
-        if !(1..=2).contains(&lookahead) {
-            return Err(ArgError::Lookahead(lookahead).into());
-        }
         let mut w = Weights::BIRKEN;
         if let Some(d) = weights {
             for (k, v) in d.iter() {
@@ -604,9 +610,9 @@ impl PyPlayer {
     fn by_name(
         name: &str,
         input: &str,
-        das: bool,
-        reaction: u32,
-        soft_drop: bool,
+        #[pyo3(from_py_with = args::das)] das: bool,
+        #[pyo3(from_py_with = args::reaction)] reaction: u32,
+        #[pyo3(from_py_with = args::soft_drop)] soft_drop: bool,
     ) -> PyResult<Self> {
         let mut model = input_model(input, das, reaction)?;
         model.soft_drop = soft_drop;
@@ -620,7 +626,12 @@ impl PyPlayer {
     /// (`by_name("birken", ...)`).
     #[staticmethod]
     #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
-    fn birken(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+    fn birken(
+        input: &str,
+        #[pyo3(from_py_with = args::das)] das: bool,
+        #[pyo3(from_py_with = args::reaction)] reaction: u32,
+        #[pyo3(from_py_with = args::soft_drop)] soft_drop: bool,
+    ) -> PyResult<Self> {
         Self::by_name("birken", input, das, reaction, soft_drop)
     }
 
@@ -628,7 +639,12 @@ impl PyPlayer {
     /// weights, two-piece lookahead (`by_name("score", ...)`).
     #[staticmethod]
     #[pyo3(signature = (input = "X.", das = true, reaction = 0, soft_drop = true))]
-    fn score(input: &str, das: bool, reaction: u32, soft_drop: bool) -> PyResult<Self> {
+    fn score(
+        input: &str,
+        #[pyo3(from_py_with = args::das)] das: bool,
+        #[pyo3(from_py_with = args::reaction)] reaction: u32,
+        #[pyo3(from_py_with = args::soft_drop)] soft_drop: bool,
+    ) -> PyResult<Self> {
         Self::by_name("score", input, das, reaction, soft_drop)
     }
 
@@ -648,9 +664,9 @@ impl PyPlayer {
         &mut self,
         py: Python<'_>,
         nes: &PyNes,
-        frame: u32,
-        next_known: bool,
-        line_cap: Option<u32>,
+        #[pyo3(from_py_with = args::frame)] frame: u32,
+        #[pyo3(from_py_with = args::next_known)] next_known: bool,
+        #[pyo3(from_py_with = args::line_cap)] line_cap: Option<u32>,
     ) -> PyResult<Option<PyDecision>> {
         let n = &nes.nes;
         if !n.controllable() {
@@ -689,7 +705,10 @@ impl PyPlayer {
 
 /// The seed of game `index` of a benchmark run with `run_seed` (the command line's derivation).
 #[pyfunction]
-fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
+fn nes_game_seed(
+    #[pyo3(from_py_with = args::run_seed)] run_seed: u64,
+    #[pyo3(from_py_with = args::index)] index: u32,
+) -> u64 {
     game_seed(run_seed, u64::from(index))
 }
 
@@ -705,17 +724,17 @@ fn nes_game_seed(run_seed: u64, index: u32) -> u64 {
 #[allow(clippy::too_many_arguments)]
 fn play_nes_game<'py>(
     py: Python<'py>,
-    seed: u64,
-    level: u8,
-    game_type: u8,
-    height: u8,
-    music: u8,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::start_level)] level: u8,
+    #[pyo3(from_py_with = args::game_type)] game_type: u8,
+    #[pyo3(from_py_with = args::height)] height: u8,
+    #[pyo3(from_py_with = args::music)] music: u8,
     input: &str,
-    das: bool,
-    reaction: u32,
-    max_lines: Option<u32>,
-    max_frames: Option<u64>,
-    index: u32,
+    #[pyo3(from_py_with = args::das)] das: bool,
+    #[pyo3(from_py_with = args::reaction)] reaction: u32,
+    #[pyo3(from_py_with = args::max_lines)] max_lines: Option<u32>,
+    #[pyo3(from_py_with = args::max_frames)] max_frames: Option<u64>,
+    #[pyo3(from_py_with = args::index)] index: u32,
     rom: Option<&str>,
     player: &str,
 ) -> PyResult<Bound<'py, PyDict>> {

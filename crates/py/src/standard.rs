@@ -33,15 +33,17 @@ impl StandardPlayer {
     /// `end_rule` "spawn-blocked" (Fahey's) or "no-placement".
     #[new]
     #[pyo3(signature = (ai = "dellacherie", model = "standard", lookahead = 1, end_rule = "spawn-blocked"))]
-    fn new(ai: &str, model: &str, lookahead: u8, end_rule: &str) -> PyResult<Self> {
+    fn new(
+        ai: &str,
+        model: &str,
+        #[pyo3(from_py_with = crate::args::lookahead)] lookahead: u8,
+        end_rule: &str,
+    ) -> PyResult<Self> {
         let evaluator = Evaluator::ALL
             .into_iter()
             .find(|e| e.name() == ai)
             .ok_or_else(|| ArgError::UnknownAi(ai.to_owned()))?;
         let model: MoveModel = model.parse().map_err(ArgError::from)?;
-        if !(1..=2).contains(&lookahead) {
-            return Err(ArgError::Lookahead(lookahead).into());
-        }
         let end_rule = match end_rule {
             "spawn-blocked" => EndRule::SpawnBlocked,
             "no-placement" => EndRule::NoPlacement,

@@ -1,6 +1,7 @@
 """The engine binding: stepping, typed state, save/restore, pickle, .fm2, RAM, players."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -159,3 +160,51 @@ def test_weights_must_be_finite(value):
     with pytest.raises(ValueError, match="weights\\[\"column_holes\"\\] must be a finite number"):
         Player(weights={"column_holes": value})
     assert Player(weights={"column_holes": -1.5}).name == "custom"
+
+
+def _in_play() -> Nes:
+    n = Nes(rom="")
+    to_play(n)
+    return n
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: Player.score(reaction=-1), ValueError, "reaction must be 0-10000, got -1"),
+    (lambda: Player.score(reaction=2**64), ValueError,
+     f"reaction must be 0-10000, got {2**64}"),
+    (lambda: Player.score(reaction=1.5), TypeError, "reaction must be an int, got float 1.5"),
+    (lambda: Player.score(das=1), TypeError, "das must be True or False, got int 1"),
+    (lambda: Player.by_name("birken", soft_drop=0), TypeError,
+     "soft_drop must be True or False, got int 0"),
+    (lambda: Player(lookahead=3), ValueError, "lookahead must be 1-2, got 3"),
+    (lambda: Player(lookahead=256), ValueError, "lookahead must be 1-2, got 256"),
+    (lambda: Nes(pal=1), TypeError, "pal must be True or False, got int 1"),
+    (lambda: Nes.from_ram(bytes(2048), pal="yes"), TypeError,
+     "pal must be True or False, got str 'yes'"),
+    (lambda: nes.level_colors(300), ValueError, "level must be 0-255, got 300"),
+    (lambda: nes.level_colors(-1), ValueError, "level must be 0-255, got -1"),
+    (lambda: Player.score().best(_in_play(), frame=-1), ValueError,
+     "frame must be 0-4294967295, got -1"),
+    (lambda: Player.score().best(_in_play(), line_cap=-1), ValueError,
+     "line_cap must be 0-4294967295, got -1"),
+    (lambda: Player.score().best(_in_play(), line_cap="10"), TypeError,
+     "line_cap must be an int or None, got str '10'"),
+    (lambda: nes.nes_game_seed(-1, 0), ValueError,
+     "run_seed must be 0-18446744073709551615, got -1"),
+    (lambda: nes.nes_game_seed(0, 2**32), ValueError,
+     "index must be 0-4294967295, got 4294967296"),
+    (lambda: nes.play_nes_game(-1), ValueError, "seed must be 0-18446744073709551615, got -1"),
+    (lambda: nes.play_nes_game(0, level=300), ValueError, "level must be 0-19, got 300"),
+    (lambda: nes.play_nes_game(0, max_lines=-1), ValueError,
+     "max_lines must be 1-4294967295, got -1"),
+])
+def test_bad_arguments_name_the_argument_and_its_range(call, error, message):
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
+        call()
+
+
+def test_numpy_ints_and_bools_are_arguments_too():
+    p = Player.score(das=np.bool_(False), reaction=np.int64(4))
+    assert "das=false, reaction=4)" in repr(p)
+    assert nes.level_colors(np.uint8(7)) == nes.level_colors(7)
+    assert nes.nes_game_seed(np.uint64(2**64 - 1), 0) == nes.nes_game_seed(2**64 - 1, 0)

@@ -82,3 +82,15 @@ def test_heights_4_and_32_are_accepted():
     for height in (4, 32):
         obs, _ = StandardTetrisEnv(height=height).reset(seed=0)
         assert obs["board"].shape == (height, 10)
+
+
+@pytest.mark.parametrize("lookahead, error, message", [
+    (0, ValueError, "lookahead must be 1-2, got 0"),
+    (300, ValueError, "lookahead must be 1-2, got 300"),
+    (2.0, TypeError, "lookahead must be an int, got float 2.0"),
+])
+def test_player_lookahead_is_named_with_its_range(lookahead, error, message):
+    from playfield.standard import Player
+
+    with pytest.raises(error, match=f"^{message}"):
+        Player(lookahead=lookahead)
