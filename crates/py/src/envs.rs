@@ -764,9 +764,8 @@ impl VectorCore {
             }
             .into());
         }
-        let mut marked;
-        let actions = match &ended {
-            None => given,
+        let ended = match &ended {
+            None => None,
             Some(ended) => {
                 let ended = ended.as_slice()?;
                 if ended.len() != n {
@@ -777,8 +776,25 @@ impl VectorCore {
                     }
                     .into());
                 }
-                // An ended game's action becomes the marker `step_one` ends it on (no action of
-                // a game can be it: every other action is checked below).
+                Some(ended)
+            }
+        };
+        // Every action is checked before any game moves, so a bad one leaves all as they were;
+        // the marker below too, where a game was given it rather than marked ended.
+        for (i, (g, &a)) in self.games.iter().zip(given).enumerate() {
+            if !self.needs_reset[i] && !ended.is_some_and(|e| e[i]) {
+                g.check(a).map_err(|e| GameError::SubEnvironment {
+                    index: i,
+                    source: Box::new(e),
+                })?;
+            }
+        }
+        let mut marked;
+        let actions = match ended {
+            None => given,
+            Some(ended) => {
+                // An ended game's action becomes the marker `step_one` ends it on (no other
+                // game's action can be it: they were checked above).
                 marked = given.to_vec();
                 for (a, &end) in marked.iter_mut().zip(ended) {
                     if end {
@@ -788,15 +804,6 @@ impl VectorCore {
                 &marked[..]
             }
         };
-        // Every action is checked before any game moves, so a bad one leaves all as they were.
-        for (i, (g, &a)) in self.games.iter().zip(actions).enumerate() {
-            if !self.needs_reset[i] && a != ENDED_BY_ILLEGAL_ACTION {
-                g.check(a).map_err(|e| GameError::SubEnvironment {
-                    index: i,
-                    source: Box::new(e),
-                })?;
-            }
-        }
         let reward = vec_mut(&mut reward, "reward", n)?;
         let terminated = vec_mut(&mut terminated, "terminated", n)?;
         let truncated = vec_mut(&mut truncated, "truncated", n)?;

@@ -315,3 +315,16 @@ def test_a_closed_vector_environment_says_so(cls):
     for call in calls:
         with pytest.raises(RuntimeError, match="the environment is closed"):
             call()
+
+
+@pytest.mark.parametrize("cls, options", [
+    (NesTetrisVectorEnv, {"level": 19}),
+    (StandardTetrisVectorEnv, {}),
+])
+def test_the_least_int64_action_is_refused_too(cls, options):
+    # Not the mark of a sub-environment an illegal action ended: refused as any other.
+    vec = cls(num_envs=2, num_threads=1, illegal_action="raise", **options)
+    vec.reset(seed=3)
+    legal = int(np.flatnonzero(vec.action_masks()[0])[0])
+    with pytest.raises(ValueError, match=f"^sub-environment 1: action {-(2**63)} is outside"):
+        vec.step(np.array([legal, -(2**63)]))
