@@ -317,6 +317,73 @@ def test_a_closed_vector_environment_says_so(cls):
             call()
 
 
+HUGE_FORMS = [
+    pytest.param(lambda legal: [legal, 2**64], 2**64, id="python-int"),
+    pytest.param(lambda legal: np.array([legal, 2**64], dtype=object), 2**64, id="object"),
+    pytest.param(lambda legal: [legal, -(2**64)], -(2**64), id="negative"),
+    pytest.param(lambda legal: [legal, 2**63], 2**63, id="list-beyond-int64"),
+    pytest.param(lambda legal: np.array([legal, 2**64 - 1], dtype=np.uint64), 2**64 - 1,
+                 id="uint64"),
+]
+
+
+@pytest.mark.parametrize("form, value", HUGE_FORMS)
+@pytest.mark.parametrize("cls, options", [
+    (NesTetrisVectorEnv, {"level": 19}),
+    (StandardTetrisVectorEnv, {}),
+])
+def test_huge_actions_are_outside_the_action_space(cls, options, form, value):
+    # As in the single environment: by default the episode ends, with "raise" a ValueError.
+    vec = cls(num_envs=2, num_threads=1, **options)
+    vec.reset(seed=3)
+    legal = int(np.flatnonzero(vec.action_masks()[0])[0])
+    _, _, terminated, _, info = vec.step(form(legal))
+    assert terminated.tolist() == [False, True]
+    assert info["illegal_action"].tolist() == [False, True]
+    vec.close()
+    raising = cls(num_envs=2, num_threads=1, illegal_action="raise", **options)
+    raising.reset(seed=3)
+    n = raising.single_action_space.n
+    with pytest.raises(
+        ValueError,
+        match=f"^sub-environment 1: action {value} is outside the action space 0..{n}$",
+    ):
+        raising.step(form(legal))
+    # Nothing was played: legal actions go on from the reset.
+    legal_1 = int(np.flatnonzero(raising.action_masks()[1])[0])
+    _, _, terminated, _, _ = raising.step(np.array([legal, legal_1]))
+    assert not terminated.any()
+    raising.close()
+
+
+@pytest.mark.parametrize("form, value", HUGE_FORMS)
+def test_huge_slots_end_or_are_refused(form, value):
+    vec = NesTetrisVectorEnv(num_envs=2, num_threads=1, observation="afterstates")
+    vec.reset(seed=3)
+    slot = int(np.flatnonzero(vec.action_masks()[0])[0])
+    _, _, terminated, _, info = vec.step(form(slot))
+    assert terminated.tolist() == [False, True] and info["illegal_action"].tolist() == [False, True]
+    raising = NesTetrisVectorEnv(num_envs=2, num_threads=1, observation="afterstates",
+                                 illegal_action="raise")
+    raising.reset(seed=3)
+    with pytest.raises(ValueError, match=rf"^slots must be 0-189, got \[{slot}, {value}\]$"):
+        raising.step(form(slot))
+
+
+@pytest.mark.parametrize("form, value", HUGE_FORMS)
+def test_huge_frame_actions_are_not_buttons_bytes(form, value):
+    vec = NesTetrisFramesVectorEnv(num_envs=2, num_threads=1)
+    vec.reset(seed=0)
+    message = (f"^sub-environment 1: action {value} is outside the action space 0..256 "
+               r"\(a buttons byte\)$")
+    with pytest.raises(ValueError, match=message):
+        vec.step(form(0))
+    with pytest.raises(ValueError, match=message):
+        vec.step_frames([form(0)])
+    with pytest.raises(TypeError, match="actions must be integers, got dtype float64"):
+        vec.step([0.5, 1])
+
+
 @pytest.mark.parametrize("cls, options", [
     (NesTetrisVectorEnv, {"level": 19}),
     (StandardTetrisVectorEnv, {}),

@@ -55,6 +55,23 @@ except ImportError:  # pragma: no cover
 
 
 _INT64 = np.dtype(np.int64)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _integer_array(actions) -> np.ndarray:
+    """``actions`` as an array of integers: int or uint, or Python ints as objects (numpy keeps
+    ints beyond 64 bits as objects, and makes a list with one beyond int64 float64)."""
+    a = np.asarray(actions)
+    if a.dtype.kind in "iu":
+        return a
+    if a.dtype.kind == "O" or (a.dtype.kind == "f" and not isinstance(actions, np.ndarray)):
+        wide = np.asarray(actions, dtype=object)
+        if all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+            for v in wide.flat
+        ):
+            return wide
+    raise TypeError(f"actions must be integers, got dtype {a.dtype}")
 
 
 class _CoreVectorEnv(VectorEnv):
@@ -208,6 +225,8 @@ class _CoreVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         a = actions
+        # The previous step's flags: those sub-environments restart on this step.
+        restarting = self._terminated | self._truncated
         # The common case first, in a few cheap tests (a frame step is a few microseconds).
         if (
             type(a) is not np.ndarray
@@ -218,13 +237,11 @@ class _CoreVectorEnv(VectorEnv):
             a = np.asarray(actions)
             if a.shape != (self.num_envs,):
                 raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-            # `dtype.kind` rather than `np.issubdtype`, which costs a microsecond: signed or
-            # unsigned integers.
-            if a.dtype.kind not in "iu":
-                raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+            # `dtype.kind` rather than `np.issubdtype`, which costs a microsecond: unsigned
+            # integers, Python ints beyond int64 and anything else are looked at closer.
+            if a.dtype.kind != "i":
+                a = self._int64_actions(_integer_array(actions), restarting)
             a = np.ascontiguousarray(a, dtype=np.int64)
-        # The previous step's flags: those sub-environments restart on this step.
-        restarting = self._terminated | self._truncated
         illegal = None
         if self._mode == "afterstates":
             a, illegal = self._slot_placements(a, restarting)
@@ -248,6 +265,44 @@ class _CoreVectorEnv(VectorEnv):
                 self._truncated.copy(), info,
             )
         return self._obs(), self._reward, self._terminated, self._truncated, info
+
+    def _int64_actions(self, a: np.ndarray, restarting: np.ndarray | None) -> np.ndarray:
+        """``a`` (integers: one action per sub-environment, or ``(K, num_envs)`` for
+        ``step_frames``, whose actions are all checked: ``restarting`` None) as int64. An action
+        beyond int64 (a Python int, a large uint64) is outside the action space as in the
+        single environment: ignored where the sub-environment restarts, ending its episode
+        under ``illegal_action="end"`` with a mask, refused naming it otherwise."""
+        if a.dtype.kind == "i" or (a.dtype.kind == "u" and (a.size == 0 or a.max() <= _INT64_MAX)):
+            return a.astype(np.int64, copy=False)
+        wide = a.astype(object)
+        huge = np.array(
+            [not _INT64_MIN <= int(v) <= _INT64_MAX for v in wide.flat], dtype=bool
+        ).reshape(a.shape)
+        if not huge.any():
+            return a.astype(np.int64)
+        # What the engine's check then does with an action outside the space (below: one that
+        # stands for it), as for any other.
+        if not (self._masked and self.illegal_action == "end"):
+            refused = huge if restarting is None or self._mode == "afterstates" else (
+                huge & ~restarting)
+            if refused.any():
+                if self._mode == "afterstates":
+                    values = ", ".join(str(v) for v in wide)
+                    raise ValueError(f"slots must be 0-{AFTERSTATE_SLOTS - 1}, got [{values}]")
+                k = np.argwhere(refused)[0]
+                i = int(k[-1])
+                space = (
+                    "0..256 (a buttons byte)" if self._kind == "frames"
+                    else f"0..{self.single_action_space.n}"
+                )
+                raise ValueError(
+                    f"sub-environment {i}: action {wide[tuple(k)]} is outside the action space "
+                    f"{space}"
+                )
+        out = np.where(huge, 0, wide).astype(np.int64)
+        # Outside every action space and not `VectorCore`'s marker of an ended game (int64 min).
+        out[huge] = _INT64_MAX
+        return out
 
     def _illegal(self, actions: np.ndarray, restarting: np.ndarray) -> np.ndarray:
         """The sub-environments whose action is outside their mask (those that restart on this
@@ -403,8 +458,8 @@ class NesTetrisFramesVectorEnv(_CoreVectorEnv):
             raise ValueError(
                 f"actions must have shape (K, {self.num_envs}) with K >= 1, got {a.shape}"
             )
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers, got dtype {a.dtype}")
+        if a.dtype.kind != "i":
+            a = self._int64_actions(_integer_array(actions), None)
         if a.dtype != np.int64 or not a.flags.c_contiguous:
             a = np.ascontiguousarray(a, dtype=np.int64)
         frames = a.shape[0]
