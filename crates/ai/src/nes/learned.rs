@@ -31,7 +31,7 @@ use super::score::{Context, ScoreWeights, WELL, gravity_class, press_frames};
 use playfield_nes::{PlayState, rules};
 
 /// The features of a board, in the order of a learned value's coefficients.
-pub const FEATURE_NAMES: [&str; 14] = [
+pub const FEATURE_NAMES: [&str; 24] = [
     "bias",
     "terms_value",
     "holes",
@@ -46,6 +46,16 @@ pub const FEATURE_NAMES: [&str; 14] = [
     "lines_left",
     "lines_left_by_level",
     "holes_by_height",
+    "height_1",
+    "height_2",
+    "height_3",
+    "height_4",
+    "height_5",
+    "height_6",
+    "height_7",
+    "height_8",
+    "height_9",
+    "height_10",
 ];
 
 /// The features of the calibrated terms' value: the terms' board value, weighed against points
@@ -65,19 +75,139 @@ pub const FEATURES: usize = FEATURE_NAMES.len();
 /// [`super::score::gravity_class`].
 pub const GRAVITY_KEYS: [&str; 4] = ["level_18", "levels_19_28", "level_29", "double_speed"];
 
-/// A learned board value: for each of the four gravities, one coefficient per feature.
+/// A learned board value: for each of the four gravities, one coefficient per feature, and
+/// optionally a small network added to that linear part.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LearnedValue {
     /// By [`super::score::gravity_class`], each [`FEATURES`] long.
     pub coefficients: [[f64; FEATURES]; 4],
+    /// By gravity: a network whose output is added to the linear value (`None`: linear only).
+    pub networks: [Option<Network>; 4],
+    /// By gravity: whether the value rates that gravity's boards; where it does not, the terms
+    /// do, as without a learned value.
+    pub rates: [bool; 4],
 }
 
-/// The file form: the feature names (checked) and the coefficients by gravity.
+/// The widest layer a [`Network`] may have.
+pub const MAX_WIDTH: usize = 128;
+
+/// A small fully connected network on the features but the bias: each input standardised
+/// (`(x - mean) / scale`), rectified linear units between the layers, one output times
+/// `output_scale` (thousands of points).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// Per input (the features after `bias`, in order): its mean over the training boards.
+    pub input_mean: Vec<f64>,
+    /// Per input: its spread over the training boards (1 where it was constant).
+    pub input_scale: Vec<f64>,
+    /// The layers, input side first.
+    pub layers: Vec<Layer>,
+    /// What the last layer's single output is multiplied by.
+    pub output_scale: f64,
+}
+
+/// One layer of a [`Network`]: `weights[out][in]`, `bias[out]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    /// One row per output, one weight per input.
+    pub weights: Vec<Vec<f64>>,
+    /// One per output.
+    pub bias: Vec<f64>,
+}
+
+impl Network {
+    /// Why the network cannot be used, if it cannot: its shapes must chain from the
+    /// [`FEATURES`] − 1 inputs to one output, no layer wider than [`MAX_WIDTH`], every number
+    /// finite and every scale positive.
+    #[must_use]
+    pub fn problem(&self) -> Option<String> {
+        let inputs = FEATURES - 1;
+        if self.input_mean.len() != inputs || self.input_scale.len() != inputs {
+            return Some(format!(
+                "input_mean and input_scale need {inputs} numbers each (the features but bias)"
+            ));
+        }
+        if self.input_mean.iter().any(|v| !v.is_finite())
+            || self.input_scale.iter().any(|v| !v.is_finite() || *v <= 0.0)
+            || !self.output_scale.is_finite()
+        {
+            return Some(
+                "input_mean, input_scale (positive) and output_scale must be finite numbers"
+                    .to_owned(),
+            );
+        }
+        if self.layers.is_empty() {
+            return Some("a network needs at least one layer".to_owned());
+        }
+        let mut width = inputs;
+        for (i, layer) in self.layers.iter().enumerate() {
+            let outputs = layer.bias.len();
+            if outputs == 0 || outputs > MAX_WIDTH || layer.weights.len() != outputs {
+                return Some(format!(
+                    "layer {i}: {} rows of weights and {outputs} biases, expected as many, 1 to {MAX_WIDTH}",
+                    layer.weights.len()
+                ));
+            }
+            if let Some(row) = layer.weights.iter().position(|r| r.len() != width) {
+                return Some(format!(
+                    "layer {i}: row {row} has {} weights, expected {width} (the layer's inputs)",
+                    layer.weights[row].len()
+                ));
+            }
+            if layer
+                .bias
+                .iter()
+                .chain(layer.weights.iter().flatten())
+                .any(|v| !v.is_finite())
+            {
+                return Some(format!(
+                    "layer {i}: every weight and bias must be a finite number"
+                ));
+            }
+            width = outputs;
+        }
+        if width != 1 {
+            return Some(format!("the last layer has {width} outputs, expected 1"));
+        }
+        None
+    }
+
+    /// The network's output for `features` (the bias, the first, is not an input).
+    #[must_use]
+    pub fn output(&self, features: &[f64; FEATURES]) -> f64 {
+        let mut a = [0.0; MAX_WIDTH];
+        let mut b = [0.0; MAX_WIDTH];
+        let inputs = FEATURES - 1;
+        for i in 0..inputs {
+            a[i] = (features[i + 1] - self.input_mean[i]) / self.input_scale[i];
+        }
+        let mut width = inputs;
+        let last = self.layers.len() - 1;
+        for (index, layer) in self.layers.iter().enumerate() {
+            for (o, (row, bias)) in layer.weights.iter().zip(&layer.bias).enumerate() {
+                let sum = bias + row.iter().zip(&a[..width]).map(|(w, x)| w * x).sum::<f64>();
+                b[o] = if index == last { sum } else { sum.max(0.0) };
+            }
+            width = layer.bias.len();
+            std::mem::swap(&mut a, &mut b);
+        }
+        a[0] * self.output_scale
+    }
+}
+
+/// The file form: the feature names (checked), the coefficients by gravity, and optionally the
+/// networks by gravity and the gravities the value rates (all four when left out).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LearnedValueFile {
     features: Vec<String>,
     by_gravity: BTreeMap<String, Vec<f64>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    networks: BTreeMap<String, Network>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rates: Option<Vec<String>>,
 }
 
 impl Serialize for LearnedValue {
@@ -89,6 +219,19 @@ impl Serialize for LearnedValue {
                 .zip(&self.coefficients)
                 .map(|(&k, c)| (k.to_owned(), c.to_vec()))
                 .collect(),
+            networks: GRAVITY_KEYS
+                .iter()
+                .zip(&self.networks)
+                .filter_map(|(&k, n)| n.as_ref().map(|n| (k.to_owned(), n.clone())))
+                .collect(),
+            rates: (self.rates != [true; 4]).then(|| {
+                GRAVITY_KEYS
+                    .iter()
+                    .zip(self.rates)
+                    .filter(|(_, r)| *r)
+                    .map(|(&k, _)| k.to_owned())
+                    .collect()
+            }),
         }
         .serialize(s)
     }
@@ -125,25 +268,77 @@ impl<'de> Deserialize<'de> for LearnedValue {
                 "value: by_gravity needs all of {GRAVITY_KEYS:?}"
             )));
         }
-        Ok(LearnedValue { coefficients })
+        let class_of = |key: &str, field: &str| {
+            GRAVITY_KEYS.iter().position(|k| *k == key).ok_or_else(|| {
+                D::Error::custom(format!(
+                    "value: {field}: gravity {key:?}, expected one of {GRAVITY_KEYS:?}"
+                ))
+            })
+        };
+        let mut networks: [Option<Network>; 4] = Default::default();
+        for (key, network) in file.networks {
+            let class = class_of(&key, "networks")?;
+            if let Some(problem) = network.problem() {
+                return Err(D::Error::custom(format!(
+                    "value: networks: {key}: {problem}"
+                )));
+            }
+            networks[class] = Some(network);
+        }
+        let rates = match file.rates {
+            None => [true; 4],
+            Some(keys) => {
+                let mut rates = [false; 4];
+                for key in keys {
+                    rates[class_of(&key, "rates")?] = true;
+                }
+                rates
+            }
+        };
+        Ok(LearnedValue {
+            coefficients,
+            networks,
+            rates,
+        })
     }
 }
 
 impl LearnedValue {
+    /// A linear value rating every gravity.
+    #[must_use]
+    pub fn linear(coefficients: [[f64; FEATURES]; 4]) -> LearnedValue {
+        LearnedValue {
+            coefficients,
+            networks: Default::default(),
+            rates: [true; 4],
+        }
+    }
+
     /// The value (thousands of points still to come) of a board with `features` under the
-    /// gravity class `class`.
+    /// gravity class `class`: the linear part, plus the gravity's network where it has one.
     #[must_use]
     pub fn value(&self, class: usize, features: &[f64; FEATURES]) -> f64 {
-        self.coefficients[class]
+        let linear: f64 = self.coefficients[class]
             .iter()
             .zip(features)
             .map(|(c, f)| c * f)
-            .sum()
+            .sum();
+        match &self.networks[class] {
+            Some(network) => linear + network.output(features),
+            None => linear,
+        }
+    }
+
+    /// Whether the value rates the boards of `ctx`: its gravity is one the value rates, and the
+    /// value [`applies`] there.
+    #[must_use]
+    pub fn rates(&self, ctx: &Context) -> bool {
+        applies(ctx) && self.rates[gravity_class(ctx.judged_gravity())]
     }
 }
 
-/// Whether a learned value rates the boards of `ctx`: not where the player plays to survive or
-/// a clear would freeze or crash the game (the terms decide there).
+/// Whether a learned value can rate the boards of `ctx`: not where the player plays to survive
+/// or a clear would freeze or crash the game (the terms decide there).
 #[must_use]
 pub fn applies(ctx: &Context) -> bool {
     !ctx.survival && ctx.unsafe_clears == 0
@@ -223,6 +418,16 @@ pub fn features(
         lines_left / 10.0,
         lines_left * (f64::from(ctx.level) + 1.0) / 100.0,
         holes_by_height / 10.0,
+        f64::from(heights[0]),
+        f64::from(heights[1]),
+        f64::from(heights[2]),
+        f64::from(heights[3]),
+        f64::from(heights[4]),
+        f64::from(heights[5]),
+        f64::from(heights[6]),
+        f64::from(heights[7]),
+        f64::from(heights[8]),
+        f64::from(heights[9]),
     ]
 }
 
@@ -379,7 +584,8 @@ pub fn fit(
     used: &[bool; FEATURES],
     fallback: &LearnedValue,
 ) -> (LearnedValue, Vec<FitReport>) {
-    let mut out = fallback.clone();
+    // The fit is linear: a fallback's networks would not fit what it leaves.
+    let mut out = LearnedValue::linear(fallback.coefficients);
     let mut reports = Vec::new();
     for (class, key) in GRAVITY_KEYS.iter().enumerate() {
         let rows: Vec<&Sample> = samples.iter().filter(|s| s.class == class).collect();
@@ -437,9 +643,7 @@ pub fn fit(
         }
         let target_mean = rows.iter().map(|s| s.future).sum::<f64>() / nf;
         let total: f64 = rows.iter().map(|s| (s.future - target_mean).powi(2)).sum();
-        let value = LearnedValue {
-            coefficients: [coefficients; 4],
-        };
+        let value = LearnedValue::linear([coefficients; 4]);
         let residual: f64 = rows
             .iter()
             .map(|s| (s.future - value.value(class, &s.features)).powi(2))
@@ -581,7 +785,7 @@ pub fn fit_lstd(
             }
         }
     }
-    Some(LearnedValue { coefficients })
+    Some(LearnedValue::linear(coefficients))
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
@@ -665,9 +869,7 @@ mod tests {
 
     #[test]
     fn a_value_file_round_trips_and_other_features_are_refused() {
-        let mut value = LearnedValue {
-            coefficients: [[0.0; FEATURES]; 4],
-        };
+        let mut value = LearnedValue::linear([[0.0; FEATURES]; 4]);
         value.coefficients[2][1] = 0.25;
         value.coefficients[3][0] = -7.5;
         let text = serde_json::to_string(&value).unwrap();
@@ -684,7 +886,118 @@ mod tests {
         let e = serde_json::from_str::<LearnedValue>(&short)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("double_speed has 13 coefficients"), "{e}");
+        assert!(e.contains("double_speed has 23 coefficients"), "{e}");
+    }
+
+    /// A network of one hidden layer of two units on the first two inputs: relu(x1 − 1) and
+    /// relu(1 − x1), summed with weights 2 and 3, then +0.5, times 10.
+    fn small_network() -> Network {
+        let inputs = FEATURES - 1;
+        let mut up = vec![0.0; inputs];
+        up[0] = 1.0;
+        let mut down = vec![0.0; inputs];
+        down[0] = -1.0;
+        Network {
+            input_mean: vec![0.0; inputs],
+            input_scale: vec![1.0; inputs],
+            layers: vec![
+                Layer {
+                    weights: vec![up, down],
+                    bias: vec![-1.0, 1.0],
+                },
+                Layer {
+                    weights: vec![vec![2.0, 3.0]],
+                    bias: vec![0.5],
+                },
+            ],
+            output_scale: 10.0,
+        }
+    }
+
+    #[test]
+    fn a_network_adds_its_output_where_it_has_one() {
+        let mut value = LearnedValue::linear([[0.0; FEATURES]; 4]);
+        value.coefficients[2][0] = 7.0;
+        value.networks[2] = Some(small_network());
+        let at = |x: f64| {
+            let mut f = [0.0; FEATURES];
+            f[0] = 1.0;
+            f[1] = x;
+            f
+        };
+        // x = 3: relu(2) · 2 + relu(−2) · 3 + 0.5 = 4.5, times 10, plus the linear 7.
+        assert!((value.value(2, &at(3.0)) - 52.0).abs() < 1e-12);
+        // x = −1: relu(−2) · 2 + relu(2) · 3 + 0.5 = 6.5.
+        assert!((value.value(2, &at(-1.0)) - 72.0).abs() < 1e-12);
+        // Another gravity has no network: the linear value alone.
+        assert_eq!(value.value(1, &at(3.0)), 0.0);
+        // Standardised inputs: a mean of 1 and a scale of 2 make x = 7 the x = 3 above.
+        let mut shifted = small_network();
+        shifted.input_mean[0] = 1.0;
+        shifted.input_scale[0] = 2.0;
+        value.networks[2] = Some(shifted);
+        assert!((value.value(2, &at(7.0)) - 52.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_value_with_networks_and_rated_gravities_round_trips_and_bad_shapes_are_refused() {
+        let mut value = LearnedValue::linear([[0.0; FEATURES]; 4]);
+        value.networks[3] = Some(small_network());
+        value.rates = [false, false, true, true];
+        let text = serde_json::to_string(&value).unwrap();
+        assert!(
+            text.contains("\"rates\":[\"level_29\",\"double_speed\"]"),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<LearnedValue>(&text).unwrap(), value);
+        // A linear value rating every gravity writes neither field.
+        let plain = serde_json::to_string(&LearnedValue::linear([[0.0; FEATURES]; 4])).unwrap();
+        assert!(
+            !plain.contains("networks") && !plain.contains("rates"),
+            "{plain}"
+        );
+        for (from, to, expected) in [
+            (
+                "\"bias\":[0.5]",
+                "\"bias\":[0.5,1.0]",
+                "layer 1: 1 rows of weights and 2 biases",
+            ),
+            (
+                "\"input_scale\":[1.0,",
+                "\"input_scale\":[0.0,",
+                "(positive)",
+            ),
+            (
+                "[\"level_29\",",
+                "[\"level_30\",",
+                "rates: gravity \"level_30\"",
+            ),
+            (
+                "\"bias\":[-1.0,1.0]",
+                "\"bias\":[-1.0]",
+                "layer 0: 2 rows of weights and 1 biases",
+            ),
+        ] {
+            assert!(text.contains(from), "{from} not in {text}");
+            let e = serde_json::from_str::<LearnedValue>(&text.replace(from, to))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(expected), "{to}: {e}");
+        }
+        let mut wide = small_network();
+        wide.layers[0].weights[1].pop();
+        assert!(
+            wide.problem()
+                .unwrap()
+                .contains("row 1 has 22 weights, expected 23")
+        );
+        let mut two = small_network();
+        two.layers.pop();
+        assert!(
+            two.problem()
+                .unwrap()
+                .contains("the last layer has 2 outputs")
+        );
     }
 
     #[test]
@@ -696,9 +1009,7 @@ mod tests {
                 sample(1, x, 3.0 + 2.0 * x - 0.5 * x * x)
             })
             .collect();
-        let zero = LearnedValue {
-            coefficients: [[0.0; FEATURES]; 4],
-        };
+        let zero = LearnedValue::linear([[0.0; FEATURES]; 4]);
         let (value, reports) = fit(&samples, 0.0, &[true; FEATURES], &zero);
         let c = value.coefficients[1];
         assert!(

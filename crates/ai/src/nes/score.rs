@@ -406,7 +406,7 @@ impl ScoreWeights {
             return 0.0;
         }
         let after = ctx.after(cleared);
-        if self.value.is_some() && learned::applies(ctx) {
+        if self.value.as_ref().is_some_and(|v| v.rates(ctx)) {
             // The learned value is in points: a clear is worth exactly what it scores.
             return f64::from(rules::line_clear_points(cleared, after.level)) / 1000.0;
         }
@@ -550,7 +550,7 @@ impl ScoreWeights {
             && self.well_unreachable <= 0.0
             && self.left_unreachable <= 0.0
             && self.surface == 0.0
-            && !self.value.as_ref().is_some_and(|_| learned::applies(ctx))
+            && !self.value.as_ref().is_some_and(|v| v.rates(ctx))
     }
 
     /// The holes of a board in `ctx`, as its value counts them.
@@ -591,7 +591,7 @@ impl ScoreWeights {
     #[must_use]
     pub fn board_value(&self, field: &Field, ctx: &Context, presses: &[u32]) -> f64 {
         if let Some(value) = &self.value
-            && learned::applies(ctx)
+            && value.rates(ctx)
         {
             let features = learned::features(self, field, ctx, presses);
             return value.value(gravity_class(ctx.judged_gravity()), &features);
@@ -615,7 +615,7 @@ impl ScoreWeights {
     #[must_use]
     pub fn board_terms(&self, field: &Field, ctx: &Context, presses: &[u32]) -> Vec<Term> {
         if let Some(value) = &self.value
-            && learned::applies(ctx)
+            && value.rates(ctx)
         {
             let features = learned::features(self, field, ctx, presses);
             let class = gravity_class(ctx.judged_gravity());
@@ -1531,7 +1531,7 @@ mod tests {
         coefficients[0][0] = 5.0; // the bias of level 18's gravity
         coefficients[0][1] = 0.5; // half the terms' value
         let w = ScoreWeights {
-            value: Some(LearnedValue { coefficients }),
+            value: Some(LearnedValue::linear(coefficients)),
             ..ScoreWeights::shipped()
         };
         let ctx = Context {
@@ -1578,6 +1578,19 @@ mod tests {
                 .band_weights(crate::nes::bands::Band::FromLevel(29))
                 .value,
             w.value
+        );
+        // A value that rates only other gravities leaves level 18 to the terms and their
+        // clear rewards.
+        let mut elsewhere = LearnedValue::linear(coefficients);
+        elsewhere.rates = [false, false, true, true];
+        let partial = ScoreWeights {
+            value: Some(elsewhere),
+            ..ScoreWeights::shipped()
+        };
+        assert_eq!(partial.board_value(&field, &ctx, &presses), terms);
+        assert_eq!(
+            partial.clear_reward(4, &ctx, false),
+            ScoreWeights::shipped().clear_reward(4, &ctx, false)
         );
     }
 

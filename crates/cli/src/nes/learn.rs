@@ -54,6 +54,32 @@ pub struct LearnArgs {
     /// Where to write the weights with the learned value (rewritten after every iteration).
     #[arg(long, value_name = "FILE.json")]
     out: PathBuf,
+    /// Also write every board of the last iteration's games as CSV, one row per board: the
+    /// game (0-based), the gravity class, the points (thousands) to the game's end, and the
+    /// features (for fitting other models, such as a network, outside).
+    #[arg(long, value_name = "FILE.csv")]
+    samples_out: Option<PathBuf>,
+}
+
+/// The boards of `games` as CSV (see `--samples-out`).
+fn samples_csv(games: &[Vec<learned::Sample>]) -> String {
+    use std::fmt::Write;
+    let mut text = String::from("game,class,future");
+    for name in learned::FEATURE_NAMES {
+        text.push(',');
+        text.push_str(name);
+    }
+    text.push('\n');
+    for (game, samples) in games.iter().enumerate() {
+        for s in samples {
+            let _ = write!(text, "{game},{},{}", s.class, s.future);
+            for f in &s.features {
+                let _ = write!(text, ",{f}");
+            }
+            text.push('\n');
+        }
+    }
+    text
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
@@ -91,10 +117,14 @@ pub fn run(args: &LearnArgs) -> Result<()> {
     };
     // Refuse an unwritable --out before the games.
     check_output_dir(&args.out, "--out")?;
+    if let Some(path) = &args.samples_out {
+        check_output_dir(path, "--samples-out")?;
+    }
     let input = options.input_model()?;
-    let mut value = start.value.clone().unwrap_or(LearnedValue {
-        coefficients: [[0.0; FEATURES]; 4],
-    });
+    let mut value = start
+        .value
+        .clone()
+        .unwrap_or(LearnedValue::linear([[0.0; FEATURES]; 4]));
     let mut playing = start.clone();
     let used = if args.all_features {
         [true; FEATURES]
@@ -177,6 +207,10 @@ pub fn run(args: &LearnArgs) -> Result<()> {
         }
         OutputFile::create(&args.out, "--out")?
             .commit_bytes((serde_json::to_string_pretty(&json)? + "\n").as_bytes())?;
+        if let Some(path) = &args.samples_out {
+            OutputFile::create(path, "--samples-out")?
+                .commit_bytes(samples_csv(&collected.games).as_bytes())?;
+        }
     }
     Ok(())
 }

@@ -834,8 +834,31 @@ fn a_value_is_learned_from_games_and_played_with() {
         "1",
     ));
     assert!(games[0]["lines"].as_u64().is_some());
-    // The regression on the points to the end.
-    fits_the_terms_and_lines(&learn(&[]).1);
+    // The regression on the points to the end, with every board written for fits outside.
+    let samples = dir.join("boards.csv");
+    let (_, file) = learn(&["--samples-out", samples.to_str().unwrap()]);
+    fits_the_terms_and_lines(&file);
+    let csv = std::fs::read_to_string(&samples).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let features = file["value"]["features"].as_array().unwrap();
+    assert_eq!(&header[..3], ["game", "class", "future"]);
+    assert_eq!(header.len(), 3 + features.len());
+    assert!(header[3..].iter().zip(features).all(|(h, f)| f == h));
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    // Both games' boards, each from its first (the most points to come) to its last.
+    assert!(rows.iter().any(|r| r[0] == 0.0) && rows.iter().any(|r| r[0] == 1.0));
+    assert!(
+        rows.iter()
+            .all(|r| r.len() == header.len() && r[1] == 0.0 && r[3] == 1.0)
+    );
+    let first_game: Vec<f64> = rows.iter().filter(|r| r[0] == 0.0).map(|r| r[2]).collect();
+    assert!(
+        first_game.windows(2).all(|w| w[0] >= w[1]),
+        "{first_game:?}"
+    );
     // A format without a line cap has no lines left to learn from.
     let out = playfield(
         &[
