@@ -250,6 +250,93 @@ impl Checkpoint {
     }
 }
 
+/// The largest step size, variance, mean coordinate or start weight a checkpoint may hold: far
+/// beyond any run's, and small enough that every sample's weights stay finite.
+const MOST_IN_CHECKPOINT: f64 = 1e12;
+
+impl Checkpoint {
+    /// Checks what a run reads from a checkpoint before it runs on it: sizes that agree with each
+    /// other and with this build's terms, finite numbers (a positive step size and variances),
+    /// known terms, base weights that parse. The error names the field.
+    ///
+    /// # Errors
+    /// The first field that is wrong, and why.
+    pub fn check(&self) -> Result<(), String> {
+        let (setup, es) = (&self.setup, &self.es);
+        let terms = super::score::TERM_NAMES.len();
+        if !(4..=1000).contains(&setup.population) {
+            return Err(format!(
+                "setup.population is {}, not from 4 to 1000",
+                setup.population
+            ));
+        }
+        if es.population != setup.population as usize {
+            return Err(format!(
+                "es.population is {} but setup.population is {}",
+                es.population, setup.population
+            ));
+        }
+        if setup.segments.is_none() && setup.games == 0 {
+            return Err("setup.games is 0: a run on whole games plays at least one".to_owned());
+        }
+        if let Some(s) = &setup.segments {
+            if s.per_band == 0 || s.lines == 0 {
+                return Err("setup.segments: per_band and lines must be at least 1".to_owned());
+            }
+            if !(s.loss_per_line.is_finite() && s.loss_per_line >= 0.0) {
+                return Err(format!(
+                    "setup.segments.loss_per_line is {}, not a number from 0",
+                    s.loss_per_line
+                ));
+            }
+        }
+        let vectors = [
+            ("setup.start", &setup.start),
+            ("es.mean", &es.mean),
+            ("es.variances", &es.variances),
+            ("es.path_sigma", &es.path_sigma),
+            ("es.path_c", &es.path_c),
+        ];
+        for (name, v) in vectors {
+            if v.len() != terms {
+                return Err(format!(
+                    "{name} has {} entries, this build has {terms} terms",
+                    v.len()
+                ));
+            }
+            if let Some((i, x)) = v
+                .iter()
+                .enumerate()
+                .find(|(_, x)| !(x.is_finite() && x.abs() <= MOST_IN_CHECKPOINT))
+            {
+                return Err(format!(
+                    "{name}[{i}] is {x}, not a finite number of at most {MOST_IN_CHECKPOINT:e}"
+                ));
+            }
+        }
+        if let Some((i, x)) = es.variances.iter().enumerate().find(|(_, x)| **x <= 0.0) {
+            return Err(format!("es.variances[{i}] is {x}, not positive"));
+        }
+        if !(es.sigma.is_finite() && es.sigma > 0.0 && es.sigma <= MOST_IN_CHECKPOINT) {
+            return Err(format!(
+                "es.sigma is {}, not a positive number of at most {MOST_IN_CHECKPOINT:e}",
+                es.sigma
+            ));
+        }
+        if let Some(bad) = setup
+            .fixed
+            .iter()
+            .find(|f| !super::score::TERM_NAMES.contains(&f.as_str()))
+        {
+            return Err(format!("setup.fixed: {bad:?} is not a term"));
+        }
+        if let Some(base) = &setup.base {
+            ScoreWeights::parse(base).map_err(|e| format!("setup.base: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// FNV-1a 64 of bytes (to recognise a position file on resume).
 #[must_use]
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -341,6 +428,7 @@ pub fn open_run(
             checkpoint.kind
         )));
     }
+    checkpoint.check().map_err(fail)?;
     let format: super::bench::Format = checkpoint
         .setup
         .format
@@ -585,6 +673,43 @@ mod tests {
             fixed: vec!["surface".into()],
             band: None,
             base: None,
+        }
+    }
+
+    #[test]
+    fn a_corrupt_checkpoint_is_refused_naming_its_field() {
+        let good = Checkpoint::new(setup(1), 0.5, "test".into());
+        let text = serde_json::to_string(&good).unwrap();
+        assert!(open_run(&text, "ck.json").is_ok());
+        // A field to name and how to spoil it.
+        type Edit = (&'static str, fn(&mut serde_json::Value));
+        let edits: [Edit; 10] = [
+            ("setup.games", |v| v["setup"]["games"] = 0.into()),
+            ("es.mean has 5", |v| {
+                v["es"]["mean"].as_array_mut().unwrap().truncate(5);
+            }),
+            ("es.sigma", |v| v["es"]["sigma"] = "NaN".into()),
+            ("es.sigma", |v| v["es"]["sigma"] = "1e400".into()),
+            ("es.sigma", |v| v["es"]["sigma"] = "-1".into()),
+            ("es.variances[0]", |v| v["es"]["variances"][0] = "-5".into()),
+            ("setup.base", |v| v["setup"]["base"] = "{bad".into()),
+            ("setup.fixed", |v| {
+                v["setup"]["fixed"] = serde_json::json!(["nonterm"])
+            }),
+            ("es.population", |v| v["es"]["population"] = 1000.into()),
+            ("setup.population", |v| v["setup"]["population"] = 2.into()),
+        ];
+        for (want, edit) in edits {
+            let mut v = serde_json::to_value(&good).unwrap();
+            edit(&mut v);
+            let e = open_run(&v.to_string(), "ck.json")
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(
+                e.starts_with("ck.json: ") && e.contains(want),
+                "{want}: {e}"
+            );
         }
     }
 
