@@ -96,6 +96,13 @@ pub enum Fm2ErrorKind {
         /// The line as found.
         found: String,
     },
+    /// A header key given a second time (only `comment` and `subtitle` may repeat).
+    RepeatedKey {
+        /// The key.
+        key: String,
+        /// The line that gave it first.
+        first_line: usize,
+    },
     /// A header line after the first input line.
     HeaderAfterInput {
         /// The key found.
@@ -186,6 +193,11 @@ impl fmt::Display for Fm2ErrorKind {
             Fm2ErrorKind::BadHeaderLine { found } => {
                 write!(f, "expected a `key value` header line, found {found:?}")
             }
+            Fm2ErrorKind::RepeatedKey { key, first_line } => write!(
+                f,
+                "header key `{key}` given again (first on line {first_line}): a movie says each \
+                 once"
+            ),
             Fm2ErrorKind::HeaderAfterInput { key } => {
                 write!(f, "header key `{key}` after the first input line")
             }
@@ -314,6 +326,10 @@ impl Movie {
     /// The first problem found, with its 1-based line number.
     pub fn parse(text: &str) -> Result<Movie, Fm2Error> {
         let mut header: Vec<(String, String)> = Vec::new();
+        // Where each key was given: only the first value of a key is read, so a second one
+        // (`romChecksum` after the right one) would go unchecked.
+        let mut key_lines: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
         let mut lines = Vec::new();
         let mut port1_gamepad = false;
         let mut seen_version = false;
@@ -336,6 +352,7 @@ impl Movie {
                 }
                 seen_version = true;
                 header.push(("version".to_owned(), "3".to_owned()));
+                key_lines.insert("version".to_owned(), line_no);
                 continue;
             }
             if line.trim().is_empty() {
@@ -363,6 +380,18 @@ impl Movie {
                     line_no,
                     Fm2ErrorKind::HeaderAfterInput { key: truncate(key) },
                 ));
+            }
+            if !matches!(key, "comment" | "subtitle") {
+                if let Some(&first_line) = key_lines.get(key) {
+                    return Err(err(
+                        line_no,
+                        Fm2ErrorKind::RepeatedKey {
+                            key: truncate(key),
+                            first_line,
+                        },
+                    ));
+                }
+                key_lines.insert(key.to_owned(), line_no);
             }
             header.push((key.to_owned(), value.to_owned()));
             if key == "savestate" {
@@ -743,6 +772,30 @@ mod tests {
         let parts: Vec<usize> = g.split('-').map(str::len).collect();
         assert_eq!(parts, [8, 4, 4, 4, 12]);
         assert_ne!(g, b.get("guid").unwrap());
+    }
+
+    #[test]
+    fn rejects_a_repeated_key_but_not_a_repeated_comment() {
+        for (key, value, first) in [
+            ("romChecksum", "base64:AAAA", 6),
+            ("palFlag", "1", 4),
+            ("version", "2", 1),
+            ("port0", "0", 10),
+        ] {
+            let e = parse_err(&format!("{HEADER}{key} {value}\n|0|........|||\n"));
+            assert_eq!(e.line, 13, "{key}");
+            assert_eq!(
+                e.kind,
+                Fm2ErrorKind::RepeatedKey {
+                    key: key.to_owned(),
+                    first_line: first
+                }
+            );
+            assert!(e.to_string().contains("given again"), "{e}");
+        }
+        let text =
+            format!("{HEADER}comment a\ncomment b\nsubtitle 1 x\nsubtitle 2 y\n|0|........|||\n");
+        assert!(Movie::parse(&text).is_ok());
     }
 
     #[test]
