@@ -198,8 +198,58 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/standard", get(standard::websocket))
         .route("/api/standard/check", get(standard::check))
         .fallback(assets::not_found)
+        .layer(axum::middleware::from_fn(json_errors))
         .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
         .with_state(state)
+}
+
+/// Makes every error answer `{"error": ...}`: the router's own (a method a route does not take,
+/// a WebSocket route asked without the upgrade, a page file not found) come with an empty or
+/// plain-text body, which the page cannot show as it shows the API's.
+async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::header;
+    use axum::response::IntoResponse as _;
+    let (method, path) = (request.method().clone(), request.uri().path().to_owned());
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let message = if status == axum::http::StatusCode::METHOD_NOT_ALLOWED {
+        let allowed = parts
+            .headers
+            .get(header::ALLOW)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        format!("{method} is not allowed on {path} (it takes {allowed})")
+    } else if text.is_empty() {
+        format!(
+            "{} {}",
+            status.as_u16(),
+            status.canonical_reason().unwrap_or("error")
+        )
+    } else {
+        text
+    };
+    let mut answer = (status, axum::Json(serde_json::json!({ "error": message }))).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            answer.headers_mut().append(name, value.clone());
+        }
+    }
+    answer
 }
 
 async fn stats(State(state): State<AppState>) -> axum::Json<serde_json::Value> {

@@ -66,6 +66,8 @@ pub enum Control {
     Save,
 }
 
+impl session::CheckControl for Control {}
+
 /// `GET /ws/play?level=..&seed=..&player=..`.
 ///
 /// # Errors
@@ -110,7 +112,7 @@ async fn session(
         socket,
         4,
         live,
-        BadControl::Ignore,
+        BadControl::Answer,
         move |frames, controls| {
             let permit = || session::search_permit(&runtime, &searches, &frames);
             play(&settings, &state, &frames, controls, permit);

@@ -160,9 +160,13 @@ impl Replay {
     /// modelled).
     ///
     /// # Errors
-    /// The parser's error, prefixed "in NAME: " as the CLI prints it, or a PAL movie.
+    /// The parser's error, prefixed "in NAME: " as the CLI prints it, a movie of another game
+    /// (its `romChecksum`, as the CLI checks it), or a PAL movie.
     pub fn new(name: &str, text: &str, rom: Option<&EngineData>) -> Result<Replay, String> {
         let movie = Movie::parse(text).map_err(|e| format!("in {name}: {e}"))?;
+        movie
+            .check_tetris()
+            .map_err(|e| format!("in {name}: {e}"))?;
         if movie.pal() {
             return Err(format!("{name} is a PAL movie; the USA ROM is NTSC"));
         }

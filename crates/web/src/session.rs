@@ -19,6 +19,15 @@ pub(crate) enum BadControl {
     Answer,
 }
 
+/// A control message's own check, once it is read: a value the game cannot use (a speed out of
+/// range) is answered like a message that cannot be read, not passed over in silence.
+pub(crate) trait CheckControl {
+    /// What is wrong with the message, if anything.
+    fn problem(&self) -> Option<String> {
+        None
+    }
+}
+
 /// Runs one connection until either side goes: `game` on a blocking thread with the frames'
 /// sender (a channel of `frames` messages) and the controls' receiver, the frames out to the
 /// page and its controls in. Dropping the frames' receiver makes the game thread's next send
@@ -30,7 +39,7 @@ pub(crate) async fn run<C>(
     bad_control: BadControl,
     game: impl FnOnce(mpsc::Sender<String>, mpsc::UnboundedReceiver<C>) + Send + 'static,
 ) where
-    C: DeserializeOwned + Send + 'static,
+    C: DeserializeOwned + CheckControl + Send + 'static,
 {
     let (frames_tx, mut frames_rx) = mpsc::channel::<String>(frames);
     let (control_tx, control_rx) = mpsc::unbounded_channel::<C>();
@@ -47,19 +56,24 @@ pub(crate) async fn run<C>(
                 }
             }
             message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => match serde_json::from_str::<C>(&text) {
-                    Ok(c) => {
-                        let _ = control_tx.send(c);
-                    }
-                    Err(e) if bad_control == BadControl::Answer => {
-                        let error =
-                            serde_json::json!({ "error": format!("bad control message: {e}") });
-                        if socket.send(Message::Text(error.to_string().into())).await.is_err() {
-                            break;
+                Some(Ok(Message::Text(text))) => {
+                    let control = serde_json::from_str::<C>(&text)
+                        .map_err(|e| e.to_string())
+                        .and_then(|c| c.problem().map_or(Ok(c), Err));
+                    match control {
+                        Ok(c) => {
+                            let _ = control_tx.send(c);
                         }
+                        Err(e) if bad_control == BadControl::Answer => {
+                            let error =
+                                serde_json::json!({ "error": format!("bad control message: {e}") });
+                            if socket.send(Message::Text(error.to_string().into())).await.is_err() {
+                                break;
+                            }
+                        }
+                        Err(_) => {}
                     }
-                    Err(_) => {}
-                },
+                }
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 Some(Ok(_)) => {}
             }

@@ -38,6 +38,8 @@ pub enum Control {
     Speed(f64),
 }
 
+impl session::CheckControl for Control {}
+
 struct Settings {
     game: Game,
     player: Option<Player>,

@@ -82,6 +82,19 @@ pub enum Control {
     Step(u32),
 }
 
+impl session::CheckControl for Control {
+    fn problem(&self) -> Option<String> {
+        match self {
+            Control::Speed(x) if !SPEED_RANGE.contains(x) => Some(format!(
+                "speed {x} is not from {} to {}",
+                SPEED_RANGE.start(),
+                SPEED_RANGE.end()
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// `GET /ws/watch?level=..&seed=..&player=..&input=..&das=..&reaction=..&speed=..`.
 ///
 /// # Errors

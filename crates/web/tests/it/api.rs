@@ -109,6 +109,25 @@ fn replay_uploads_are_limited_and_parsed_with_the_cli_messages() {
     assert_eq!(r.status().as_u16(), 400);
     let body: Value = r.body_mut().read_json().unwrap();
     assert_eq!(body["error"], json!(expected));
+    // A movie of another game: refused as `playfield nes replay` refuses it.
+    let other = Movie::new(std::iter::repeat_n(playfield_nes::Buttons::NONE, 10))
+        .to_fm2()
+        .replace(
+            playfield_nes::fm2::TETRIS_ROM_CHECKSUM,
+            "base64:jjYwGG411HcjG/j9UOVM3Q==",
+        );
+    let mut r = a
+        .post(&format!("http://{addr}/api/replay?name=smb.fm2"))
+        .send(other)
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let body: Value = r.body_mut().read_json().unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("recorded for another game")),
+        "{body}"
+    );
     // Not text.
     let r = a
         .post(&format!("http://{addr}/api/replay?name=x.fm2"))
@@ -143,6 +162,34 @@ fn replay_uploads_are_limited_and_parsed_with_the_cli_messages() {
         assert!(
             body["error"].as_str().is_some_and(|e| !e.is_empty()),
             "{path}: {body}"
+        );
+    }
+}
+
+#[test]
+fn every_error_the_router_answers_is_json() {
+    let addr = server();
+    let a = agent();
+    for (method, path, status) in [
+        ("POST", "/api/info", 405),
+        ("DELETE", "/api/players", 405),
+        ("GET", "/api/analyse", 405),
+        ("GET", "/ws/watch", 400),
+        ("GET", "/no-such-page", 404),
+    ] {
+        let mut r = match method {
+            "POST" => a.post(&format!("http://{addr}{path}")).send_empty(),
+            "DELETE" => a.delete(&format!("http://{addr}{path}")).call(),
+            _ => a.get(&format!("http://{addr}{path}")).call(),
+        }
+        .unwrap();
+        assert_eq!(r.status().as_u16(), status, "{method} {path}");
+        let text = r.body_mut().read_to_string().unwrap();
+        let body: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {text:?}"));
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{method} {path}: {body}"
         );
     }
 }

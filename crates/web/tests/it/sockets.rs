@@ -134,6 +134,19 @@ async fn watch_game(server: playfield_web::Background) {
             .is_some_and(|e| e.contains("bad control message")),
         "{error}"
     );
+    // So does a speed out of range, which the game would otherwise pass over.
+    for speed in ["-1", "0", "4000"] {
+        ws.send(Message::Text(format!(r#"{{"speed": {speed}}}"#).into()))
+            .await
+            .unwrap();
+        let error = next_json(&mut ws).await;
+        assert!(
+            error["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("bad control message") && e.contains("speed")),
+            "{speed}: {error}"
+        );
+    }
     ws.send(Message::Text(r#"{"step": 1}"#.into()))
         .await
         .unwrap();
@@ -162,4 +175,34 @@ async fn watch_game(server: playfield_web::Background) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("the closed connection's game is still running");
+}
+
+#[test]
+fn play_socket_answers_a_bad_control_message() {
+    let server = server();
+    client(async move {
+        let url = format!("ws://{}/ws/play?level=0&seed=1", server.addr);
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        for bad in [
+            r#"{"buttons": 999999}"#,
+            r#"{"buttons": -1}"#,
+            r#"{"buttons": "x"}"#,
+            r#"{"ghost": "x"}"#,
+            "garbage",
+        ] {
+            ws.send(Message::Text(bad.into())).await.unwrap();
+            // Frames keep coming: the answer is among the next messages.
+            let mut answered = false;
+            for _ in 0..500 {
+                let m = next_json(&mut ws).await;
+                if let Some(e) = m["error"].as_str() {
+                    assert!(e.contains("bad control message"), "{bad}: {e}");
+                    answered = true;
+                    break;
+                }
+            }
+            assert!(answered, "{bad}: no error answered");
+        }
+        ws.close(None).await.unwrap();
+    });
 }
