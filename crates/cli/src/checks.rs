@@ -2,15 +2,14 @@
 //! wording (`must be a whole number from 0 to 19`), by clap before any command starts; and an
 //! option given where it does not apply is refused with [`not_applicable`]. Options that depend
 //! on each other are checked when a command turns its arguments into a library config, which
-//! also happens before any work.
+//! also happens before any work. Such errors are [`UsageError`]s: `main` exits with 2 for them,
+//! as clap does for its own, and with 1 for every other error.
 //!
 //! The ranges are the games' own (levels, heights, music) or limits that keep every run bounded
 //! in memory and threads; the README lists them.
 
 use std::fmt::Display;
 use std::str::FromStr;
-
-use anyhow::anyhow;
 
 /// Most games of a batch (`nes bench`, `standard bench`).
 pub const MAX_GAMES: u64 = 1_000_000;
@@ -44,9 +43,25 @@ pub fn real(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone + 
     }
 }
 
+/// Options that do not go together, or a value a parser could not check alone: bad usage,
+/// which exits with 2 wherever it is found.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// A usage error with this message.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(message.into()))
+}
+
+/// Whether `err` (or an error it wraps) is bad usage.
+pub fn is_usage(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| e.is::<UsageError>())
+}
+
 /// The error for an option that has no meaning with the others given.
 pub fn not_applicable(option: &str, why: &str) -> anyhow::Error {
-    anyhow!("{option} does not apply {why}")
+    usage(format!("{option} does not apply {why}"))
 }
 
 #[cfg(test)]

@@ -98,6 +98,10 @@ impl OutputFile {
         if path.is_dir() {
             bail!("{what} {} is a directory", path.display());
         }
+        // `dir/` names a directory: a file cannot be renamed to it (found only at the end).
+        if path.as_os_str().to_string_lossy().ends_with('/') {
+            bail!("{what} {} names a directory, not a file", path.display());
+        }
         if let Ok(meta) = std::fs::metadata(path)
             && !meta.is_file()
         {
@@ -189,6 +193,69 @@ pub fn check_output_dir(path: &Path, what: &'static str) -> Result<()> {
     OutputFile::create(path, what).map(drop)
 }
 
+/// Whether `path` exists and is not a regular file or directory (`/dev/stdout`, a named pipe):
+/// such an output is written directly, never replaced.
+pub fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// A key that two paths to the same file share: the canonical path where the file exists; else
+/// its directory's canonical path and its name; else the absolute path with `.` and `..` resolved.
+pub fn file_key(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let absolute = std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let mut normal = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    match (normal.parent(), normal.file_name()) {
+        (Some(dir), Some(name)) => {
+            std::fs::canonicalize(dir).map_or(normal.clone(), |d| d.join(name))
+        }
+        _ => normal,
+    }
+}
+
+/// Refuses, before any work, an output that would replace one of the command's inputs or
+/// another of its outputs: each is `(option, path)`. Devices written directly replace nothing.
+pub fn check_distinct(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
+    let keyed = |files: &[(&str, &Path)]| -> Vec<(String, PathBuf, PathBuf)> {
+        files
+            .iter()
+            .map(|(what, path)| ((*what).to_owned(), path.to_path_buf(), file_key(path)))
+            .collect()
+    };
+    let (inputs, outputs) = (keyed(inputs), keyed(outputs));
+    for (i, (what, path, key)) in outputs.iter().enumerate() {
+        if is_device(path) {
+            continue;
+        }
+        let earlier = outputs[..i].iter().map(|o| (o, "also written"));
+        let read = inputs.iter().map(|o| (o, "read"));
+        if let Some(((other, other_path, _), how)) =
+            read.chain(earlier).find(|((_, _, k), _)| k == key)
+        {
+            return Err(crate::checks::usage(format!(
+                "{what} {} is the same file as {other} {}, {how} by the same command: give \
+                 another path",
+                path.display(),
+                other_path.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +307,35 @@ mod tests {
             .err()
             .unwrap();
         assert!(e.to_string().contains("cannot create"), "{e}");
+        let e = OutputFile::create(&dir.path().join("newdir/"), "--record")
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("names a directory"), "{e}");
+    }
+
+    #[test]
+    fn an_output_may_not_be_an_input_or_another_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let movie = dir.path().join("g.fm2");
+        std::fs::write(&movie, "x").unwrap();
+        let same = dir.path().join("sub/../g.fm2");
+        let e = check_distinct(&[("movie", &movie)], &[("--trace", &same)]).unwrap_err();
+        assert!(crate::checks::is_usage(&e), "{e}");
+        assert!(
+            e.to_string().contains("--trace") && e.to_string().contains("movie"),
+            "{e}"
+        );
+        // Not yet existing: compared by their normalized paths.
+        let new = dir.path().join("new.svg");
+        let also = dir.path().join("./new.svg");
+        let e = check_distinct(&[], &[("--plot", &new), ("--out", &also)]).unwrap_err();
+        assert!(
+            e.to_string().contains("--out") && e.to_string().contains("--plot"),
+            "{e}"
+        );
+        check_distinct(&[("movie", &movie)], &[("--plot", &new)]).unwrap();
+        // A device replaces nothing.
+        let null = Path::new("/dev/null");
+        check_distinct(&[], &[("--plot", null), ("--trace", null)]).unwrap();
     }
 }

@@ -23,7 +23,15 @@ use clap::{Parser, Subcommand};
 
 /// Classic puzzle games, exactly as they were, and the AI players that play them.
 #[derive(Debug, Parser)]
-#[command(name = "playfield", version, about, long_about = None)]
+// `--player` and `--weights` here choose the player of the command-less view; with a command
+// they would be ignored, so clap refuses them there (each command takes its own).
+#[command(
+    name = "playfield",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true,
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -98,6 +106,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`playfield ... | head`) means the reader has what it wanted.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        // Options that do not go together are bad usage, like the ones clap finds.
+        Err(err) if checks::is_usage(&err) => {
+            output::note(format!("error: {err:#}"));
+            ExitCode::from(2)
+        }
         Err(err) => {
             output::note(format!("error: {err:#}"));
             ExitCode::FAILURE

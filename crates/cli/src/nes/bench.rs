@@ -20,8 +20,8 @@ use playfield_report::batch::Batch;
 use playfield_report::chart::{self, BandChart, Histogram, ScoreCurve, ScoreSample};
 use playfield_rom::{Lockstep, Rom};
 
-use crate::checks::{MAX_GAME_FRAMES, MAX_GAMES, MAX_THREADS, int, not_applicable};
-use crate::files::{OutputFile, check_output_dir};
+use crate::checks::{MAX_GAME_FRAMES, MAX_GAMES, MAX_THREADS, int, not_applicable, usage};
+use crate::files::{OutputFile, check_distinct, check_output_dir, file_key, is_device};
 use crate::output::{Out, progress_bar};
 
 /// The game type.
@@ -159,6 +159,12 @@ impl BenchArgs {
                 "to B-type games (they end at 25 lines)",
             ));
         }
+        if self.game_type == GameType::B && self.linecap.is_some() {
+            return Err(not_applicable(
+                "--linecap",
+                "to B-type games (they end at 25 lines)",
+            ));
+        }
         let preset = self.format.options();
         let level = self.level.unwrap_or(preset.level);
         let line_cap = self.linecap.or(self.max_lines).or(preset.line_cap);
@@ -167,7 +173,7 @@ impl BenchArgs {
             !self.no_das && preset.das,
             self.reaction.unwrap_or(preset.reaction),
         )
-        .map_err(|e| anyhow::anyhow!("--input: {e}"))?;
+        .map_err(|e| usage(format!("--input: {e}")))?;
         let player = self.who.player(input.clone())?;
         let config = BenchConfig {
             game: GameConfig {
@@ -200,7 +206,9 @@ impl BenchArgs {
             player,
             uncapped: self.uncapped || preset.uncapped,
         };
-        config.validate()?;
+        // What is left to refuse is a combination of options (`--double-speed-level` below
+        // `--level`): bad usage.
+        config.validate().map_err(|e| usage(e.to_string()))?;
         Ok(config)
     }
 }
@@ -219,6 +227,59 @@ fn record_path(base: &Path, index: u64, games: u64) -> PathBuf {
     let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
     let ext = base.extension().and_then(|s| s.to_str()).unwrap_or("fm2");
     base.with_file_name(format!("{stem}-{}.{ext}", index + 1))
+}
+
+/// The game (1-based) of a batch of `games` whose movie `--record base` writes to `other`, if any.
+fn record_game_at(base: &Path, games: u64, other: &Path) -> Option<u64> {
+    let name = other.file_name()?.to_str()?;
+    let ext = base.extension().and_then(|s| s.to_str()).unwrap_or("fm2");
+    let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+    let n: u64 = name
+        .strip_prefix(stem)?
+        .strip_prefix('-')?
+        .strip_suffix(ext)?
+        .strip_suffix('.')?
+        .parse()
+        .ok()?;
+    let key = file_key(other);
+    (1..=games)
+        .contains(&n)
+        .then(|| file_key(&record_path(base, n - 1, games)) == key)?
+        .then_some(n)
+}
+
+/// Refuses, before any game, outputs that would replace an input or each other: the movies of a
+/// batch (`FILE-1.fm2`, ...) included, and a device given several games' movies.
+fn check_outputs(args: &BenchArgs, games: u64) -> Result<()> {
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    inputs.extend(args.who.weights.as_deref().map(|p| ("--weights", p)));
+    inputs.extend(args.rom.as_deref().map(|p| ("--rom", p)));
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    outputs.extend(args.plot.as_deref().map(|p| ("--plot", p)));
+    if let Some(record) = &args.record {
+        if games == 1 {
+            outputs.push(("--record", record));
+        } else {
+            if is_device(record) {
+                return Err(usage(format!(
+                    "--record {}: a device takes one game's movie, and {games} games are played \
+                     (give a file name: each game gets its own, FILE-1.fm2, FILE-2.fm2, ...)",
+                    record.display()
+                )));
+            }
+            for (what, other) in inputs.iter().chain(&outputs) {
+                if let Some(n) = record_game_at(record, games, other) {
+                    return Err(usage(format!(
+                        "--record {} writes game {n}'s movie to {}, the file {what} names: give \
+                         another path",
+                        record.display(),
+                        other.display()
+                    )));
+                }
+            }
+        }
+    }
+    check_distinct(&inputs, &outputs)
 }
 
 fn game_line(json: bool, g: &GameSummary) -> Result<String> {
@@ -364,12 +425,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     };
     let lockstep_rom = rom.as_ref().filter(|_| args.lockstep);
     let games = config.game_count();
+    check_outputs(args, games)?;
     let plot = match &args.plot {
         Some(path) => Some(OutputFile::create(path, "--plot")?),
         None => None,
     };
     if let Some(path) = &args.record {
         check_output_dir(path, "--record")?;
+        check_output_dir(&record_path(path, 0, games), "--record")?;
     }
     let batch = Batch::new(args.threads)?;
     let bar = progress_bar(games, "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}");

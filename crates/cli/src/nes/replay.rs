@@ -17,7 +17,7 @@ use playfield_rom::lag::FrameOutcome;
 use playfield_rom::{Rom, RomPhases};
 
 use crate::checks::{MAX_REPEAT, MAX_REPLAY_FRAMES, int};
-use crate::files::{MAX_MOVIE_BYTES, OutputFile, read_text};
+use crate::files::{MAX_MOVIE_BYTES, OutputFile, check_distinct, read_text};
 use crate::output::Out;
 use crate::tui::nes_loop::Speed;
 
@@ -83,6 +83,11 @@ fn modifiers(args: &ReplayArgs) -> Modifiers {
 pub fn run(args: &ReplayArgs) -> Result<()> {
     if args.watch {
         crate::tui::require_terminal("nes replay --watch")?;
+    }
+    if let Some(path) = &args.trace {
+        let mut inputs = vec![("the movie", args.movie.as_path())];
+        inputs.extend(args.rom.as_deref().map(|r| ("--rom", r)));
+        check_distinct(&inputs, &[("--trace", path)])?;
     }
     let mut trace = match &args.trace {
         Some(path) => Some(OutputFile::create(path, "--trace")?),

@@ -14,7 +14,7 @@ use playfield_ai::nes::segments::{
 };
 use playfield_ai::nes::{Player, ScoreWeights};
 
-use crate::checks::int;
+use crate::checks::{int, usage};
 use crate::files::read_text;
 use crate::output::Out;
 
@@ -80,13 +80,15 @@ fn text(m: &MeanInterval, signed: bool) -> String {
 /// Runs `nes segments`.
 pub fn run(args: &SegmentsArgs) -> Result<()> {
     if args.weights.len() < 2 && args.against.is_none() {
-        bail!("--weights: give at least two (the first is the reference), or --against RUN.json");
+        return Err(usage(
+            "--weights: give at least two (the first is the reference), or --against RUN.json",
+        ));
     }
     let mut options: BenchOptions = args.format.options();
     if args.linecap.is_some() {
         options.line_cap = args.linecap;
     }
-    options.validate()?;
+    options.validate().map_err(|e| usage(e.to_string()))?;
     let input = options.input_model()?;
     let players: Vec<Player> = args
         .weights

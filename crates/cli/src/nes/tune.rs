@@ -15,8 +15,8 @@ use playfield_ai::nes::tune::{
     Checkpoint, Objective, SegmentSetup, Setup, fnv1a, open_run, run as run_tune,
 };
 
-use crate::checks::{int, real};
-use crate::files::{OutputFile, read_text};
+use crate::checks::{int, real, usage};
+use crate::files::{OutputFile, check_distinct, check_output_dir, file_key, read_text};
 use crate::output::Out;
 
 /// Largest checkpoint or position file read (bytes).
@@ -39,7 +39,13 @@ pub struct TuneArgs {
     population: u32,
     /// Whole games per generation (the same seeds for every sample), 1 to 10,000; not with
     /// --segments.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = int(1u32, 10_000))]
+    #[arg(
+        long,
+        conflicts_with = "segments",
+        value_name = "N",
+        default_value_t = 4,
+        value_parser = int(1u32, 10_000),
+    )]
     games: u32,
     /// The run's seed.
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -57,30 +63,59 @@ pub struct TuneArgs {
     #[arg(long, value_name = "FILE.json")]
     segments: Option<PathBuf>,
     /// Games whose positions a new --segments file holds (one per band each), 1 to 10,000.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = int(1u64, 10_000))]
+    #[arg(
+        long,
+        requires = "segments",
+        value_name = "N",
+        default_value_t = 8,
+        value_parser = int(1u64, 10_000),
+    )]
     segment_games: u64,
     /// The batch seed of those games.
-    #[arg(long, value_name = "S", default_value_t = 1000)]
+    #[arg(long, requires = "segments", value_name = "S", default_value_t = 1000)]
     segment_seed: u64,
     /// Make the --segments file and stop.
-    #[arg(long)]
+    #[arg(long, requires = "segments")]
     make_segments_only: bool,
     /// Positions drawn from each band per generation, 1 to 10,000.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = int(1u32, 10_000))]
+    #[arg(
+        long,
+        requires = "segments",
+        value_name = "N",
+        default_value_t = 4,
+        value_parser = int(1u32, 10_000),
+    )]
     per_band: u32,
     /// Lines each segment plays (or to the format's line cap), 1 to 1,000. With --band, let the
     /// segments run some lines into the next band: only then does the objective see the boards
     /// the band hands on (docs/tuning.md).
-    #[arg(long, value_name = "K", default_value_t = 20, value_parser = int(1u32, 1000))]
+    #[arg(
+        long,
+        requires = "segments",
+        value_name = "K",
+        default_value_t = 20,
+        value_parser = int(1u32, 1000),
+    )]
     segment_lines: u32,
     /// Points a top-out in a segment costs per line it forfeits to the format's line cap.
-    #[arg(long, value_name = "P", default_value_t = 4000.0, value_parser = real(0.0, 1e9))]
+    #[arg(
+        long,
+        requires = "segments",
+        value_name = "P",
+        default_value_t = 4000.0,
+        value_parser = real(0.0, 1e9),
+    )]
     topout_loss_per_line: f64,
     /// Where the segments' pieces come from: `rom` (the game's randomizer, whose pieces follow
     /// each player's timing) or `dealt` (a sequence of each position's own, the same for every
     /// sample: the pieces' luck falls out of the comparison; not the ROM's game, so judge the
     /// result on whole games).
-    #[arg(long, value_name = "FROM", default_value = "rom")]
+    #[arg(
+        requires = "segments",
+        long,
+        value_name = "FROM",
+        default_value = "rom"
+    )]
     segment_pieces: SegmentPieces,
     /// Terms held at their start values, comma-separated (e.g. `surface`, whose table costs
     /// about 10 s of one core at its first use in each process).
@@ -96,7 +131,11 @@ pub struct TuneArgs {
     checkpoint: Option<PathBuf>,
     /// Continue the run saved in this checkpoint (its settings are the run's; it is saved back
     /// there unless --checkpoint says otherwise).
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(conflicts_with_all = [
+        "format", "linecap", "population", "games", "seed", "sigma", "weights", "segments",
+        "segment_games", "segment_seed", "make_segments_only", "per_band", "segment_lines",
+        "topout_loss_per_line", "segment_pieces", "fixed", "band",
+    ], long, value_name = "FILE.json")]
     resume: Option<PathBuf>,
     /// Where to write the tuned (mean) weights, with how they were made: after every
     /// generation.
@@ -198,8 +237,47 @@ fn check_band_positions(
     Ok(())
 }
 
+/// Where the run saves its checkpoint, and the option that names it: --checkpoint, else the
+/// checkpoint it resumes.
+fn checkpoint_path(args: &TuneArgs) -> Option<(&'static str, &Path)> {
+    match (&args.checkpoint, &args.resume) {
+        (Some(path), _) => Some(("--checkpoint", path)),
+        (None, Some(path)) => Some(("--resume", path)),
+        (None, None) => None,
+    }
+}
+
+/// Refuses, before the first generation, outputs that cannot be written or would replace an
+/// input or each other (a checkpoint saved back to the one resumed is the one overlap meant).
+fn check_files(args: &TuneArgs) -> Result<()> {
+    let saved = checkpoint_path(args);
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    inputs.extend(args.weights.as_deref().map(|p| ("--weights", p)));
+    // Read, or made and then read: either way not to be replaced by an output.
+    inputs.extend(args.segments.as_deref().map(|p| ("--segments", p)));
+    if let Some(resume) = &args.resume
+        && saved.is_none_or(|(_, path)| file_key(path) != file_key(resume))
+    {
+        inputs.push(("--resume", resume));
+    }
+    let mut outputs: Vec<(&'static str, &Path)> = Vec::new();
+    outputs.extend(args.out.as_deref().map(|p| ("--out", p)));
+    outputs.extend(saved);
+    check_distinct(&inputs, &outputs)?;
+    for (what, path) in &outputs {
+        check_output_dir(path, what)?;
+    }
+    if let Some(path) = &args.segments
+        && !path.exists()
+    {
+        check_output_dir(path, "--segments")?;
+    }
+    Ok(())
+}
+
 /// Runs `nes tune`.
 pub fn run(args: &TuneArgs) -> Result<()> {
+    check_files(args)?;
     let mut out = Out::new();
     let (mut checkpoint, options, objective) = match &args.resume {
         Some(path) => resume(path)?,
@@ -241,10 +319,10 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                 .iter()
                 .find(|f| !playfield_ai::nes::score::TERM_NAMES.contains(&f.as_str()))
             {
-                bail!(
+                return Err(usage(format!(
                     "--fixed: {bad:?} is not a term (terms: {})",
                     playfield_ai::nes::score::TERM_NAMES.join(", ")
-                );
+                )));
             }
             let objective = match &args.segments {
                 Some(path) => {
@@ -270,14 +348,6 @@ pub fn run(args: &TuneArgs) -> Result<()> {
                     setup.segments = Some(s);
                     objective
                 }
-                None if args.make_segments_only => {
-                    bail!("--make-segments-only needs --segments FILE")
-                }
-                None if !args.segment_pieces.is_rom() => {
-                    bail!(
-                        "--segment-pieces dealt needs --segments FILE: whole games play the ROM's pieces"
-                    )
-                }
                 None => Objective::Games { games: args.games },
             };
             (
@@ -287,7 +357,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             )
         }
     };
-    let checkpoint_path = args.checkpoint.clone().or_else(|| args.resume.clone());
+    let checkpoint_path = checkpoint_path(args).map(|(_, path)| path.to_path_buf());
     run_tune(
         &options,
         &objective,

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::{AiArgs, GameArgs, Sequence};
 use crate::checks::{MAX_GAMES, MAX_THREADS, int};
-use crate::files::OutputFile;
+use crate::files::{OutputFile, check_distinct};
 use crate::output::{Out, progress_bar};
 
 /// Games when `--games` is not given.
@@ -116,6 +116,10 @@ pub fn run(a: &BenchArgs) -> Result<()> {
         a.games.unwrap_or(DEFAULT_GAMES)
     };
     a.game.new_game(&sequence, 0)?;
+    if let Some(plot) = &a.plot {
+        let pieces = a.game.pieces.as_deref().map(|p| ("--pieces", p));
+        check_distinct(&pieces.into_iter().collect::<Vec<_>>(), &[("--plot", plot)])?;
+    }
     let plot = match &a.plot {
         Some(path) => Some(OutputFile::create(path, "--plot")?),
         None => None,

@@ -6,7 +6,7 @@ mod views;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use playfield_ai::standard::{Evaluator, MoveModel, PlayerConfig};
 use playfield_standard::{
@@ -14,7 +14,7 @@ use playfield_standard::{
     parse_pieces,
 };
 
-use crate::checks::{int, not_applicable, real};
+use crate::checks::{int, not_applicable, real, usage};
 use crate::files::{MAX_PIECES_BYTES, read_text};
 
 /// The `standard` subcommands.
@@ -96,14 +96,17 @@ pub struct AiArgs {
 
 impl AiArgs {
     fn config(&self, game: &GameArgs) -> Result<PlayerConfig> {
-        let evaluator: Evaluator = self.ai.parse().context("--ai")?;
-        let model: MoveModel = self.model.parse().context("--model")?;
+        let evaluator: Evaluator = self.ai.parse().map_err(|e| usage(format!("--ai: {e}")))?;
+        let model: MoveModel = self
+            .model
+            .parse()
+            .map_err(|e| usage(format!("--model: {e}")))?;
         let end_rule = EndRule::from(game.end_rule);
         if end_rule == EndRule::NoPlacement && model == MoveModel::Standard {
-            bail!(
+            return Err(usage(
                 "--end-rule no-placement needs --model simplified: the standard model moves \
-                 pieces from the spawn position"
-            );
+                 pieces from the spawn position",
+            ));
         }
         Ok(PlayerConfig {
             lookahead: self.lookahead,

@@ -322,10 +322,72 @@ fn ranges_use_one_wording_and_options_that_do_not_apply_are_errors() {
             vec!["nes", "bench", "--game-seed", "5", "--games", "2"],
             "cannot be used with",
         ),
+        (
+            vec!["nes", "bench", "--type", "b", "--linecap", "5"],
+            "--linecap does not apply to B-type",
+        ),
+        (vec!["nes", "bench", "--input", "x."], "--input: "),
+        (
+            vec!["nes", "bench", "--double-speed-level", "5", "--level", "18"],
+            "below the start level 18",
+        ),
+        (vec!["standard", "bench", "--ai", "foo"], "--ai: "),
+        (vec!["standard", "bench", "--model", "foo"], "--model: "),
+        (
+            vec!["standard", "bench", "--pieces", "p.txt", "--seed", "3"],
+            "--seed does not apply with --pieces",
+        ),
+        (
+            vec![
+                "nes",
+                "segments",
+                "--segments",
+                "s.json",
+                "--weights",
+                "shipped",
+            ],
+            "give at least two",
+        ),
+        (
+            vec!["nes", "tune", "--make-segments-only"],
+            "--segments <FILE.json>",
+        ),
+        // The options that set up the command-less view are not a command's.
+        (
+            vec!["--player", "birken", "nes", "bench", "--max-lines", "1"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--weights", "bad.json", "nes", "bench"],
+            "cannot be used with",
+        ),
+        (
+            vec!["--player", "birken", "minijong", "solve", "--seed", "1"],
+            "cannot be used with",
+        ),
+        // Tuning: options of the other objective, and settings a resumed run takes from its
+        // checkpoint.
+        (
+            vec!["nes", "tune", "--games", "2", "--segments", "s.json"],
+            "cannot be used with",
+        ),
+        (
+            vec!["nes", "tune", "--segment-games", "3"],
+            "--segments <FILE.json>",
+        ),
+        (
+            vec!["nes", "tune", "--resume", "ck.json", "--population", "8"],
+            "cannot be used with",
+        ),
+        (
+            vec!["nes", "tune", "--resume", "ck.json", "--weights", "w.json"],
+            "cannot be used with",
+        ),
     ] {
+        // Bad usage exits with 2, wherever it is found.
         pf().args(&args)
             .assert()
-            .failure()
+            .code(2)
             .stdout("")
             .stderr(predicate::str::contains(want).and(predicate::str::contains("panicked").not()));
     }
@@ -494,6 +556,251 @@ fn unwritable_outputs_are_found_before_any_work() {
             .stdout("")
             .stderr(predicate::str::contains("/nonexistent-dir"));
     }
+}
+
+#[test]
+fn outputs_checked_before_work_include_tuning_and_a_record_directory() {
+    let dir = temp();
+    let d = dir.path().to_str().unwrap();
+    let tune = ["nes", "tune", "--generations", "1", "--population", "4"];
+    for (extra, want) in [
+        (vec!["--out", "/nonexistent-dir/x.json"], "/nonexistent-dir"),
+        (vec!["--out", d], "is a directory"),
+        (
+            vec!["--checkpoint", "/nonexistent-dir/c.json"],
+            "/nonexistent-dir",
+        ),
+    ] {
+        pf().args(tune)
+            .args(&extra)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(want));
+    }
+    let missing = format!("{d}/dd/");
+    pf().args(["nes", "bench", "--games", "50", "--record", &missing])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("names a directory"));
+}
+
+#[test]
+fn an_output_never_replaces_an_input_or_another_output() {
+    let dir = temp();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let movie = write(dir.path(), "g.fm2", &movie_text());
+    let weights = write(
+        dir.path(),
+        "ws.json",
+        &serde_json::to_string(&playfield_ai::nes::ScoreWeights::shipped()).unwrap(),
+    );
+    let (movie, weights) = (movie.to_str().unwrap(), weights.to_str().unwrap());
+    let bench = ["nes", "bench", "--max-frames", "100"];
+    let cases: Vec<(Vec<String>, [&str; 2])> = vec![
+        (
+            vec![
+                "nes".into(),
+                "replay".into(),
+                movie.into(),
+                "--trace".into(),
+                movie.into(),
+            ],
+            ["--trace", "the movie"],
+        ),
+        (
+            // The same file by another name.
+            vec![
+                "nes".into(),
+                "replay".into(),
+                movie.into(),
+                "--trace".into(),
+                format!("{}/./g.fm2", dir.path().display()),
+            ],
+            ["--trace", "the movie"],
+        ),
+        (
+            [&bench[..], &["--weights", weights, "--plot", weights]]
+                .concat()
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            ["--plot", "--weights"],
+        ),
+        (
+            [
+                &bench[..],
+                &["--record", &at("p.svg"), "--plot", &at("p.svg")],
+            ]
+            .concat()
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect(),
+            ["--record", "--plot"],
+        ),
+        (
+            [
+                &bench[..],
+                &[
+                    "--games",
+                    "2",
+                    "--record",
+                    &at("r.fm2"),
+                    "--plot",
+                    &at("r-1.fm2"),
+                ],
+            ]
+            .concat()
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect(),
+            ["--record", "--plot"],
+        ),
+        (
+            vec![
+                "nes".into(),
+                "tune".into(),
+                "--weights".into(),
+                weights.into(),
+                "--out".into(),
+                weights.into(),
+            ],
+            ["--out", "--weights"],
+        ),
+        (
+            vec![
+                "nes".into(),
+                "tune".into(),
+                "--out".into(),
+                at("t.json"),
+                "--checkpoint".into(),
+                at("t.json"),
+            ],
+            ["--checkpoint", "--out"],
+        ),
+    ];
+    for (args, [a, b]) in cases {
+        pf().args(&args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(a).and(predicate::str::contains(b)));
+    }
+    // Nothing was replaced or written.
+    assert_eq!(std::fs::read_to_string(movie).unwrap(), movie_text());
+    assert!(std::fs::read_to_string(weights).unwrap().contains("holes"));
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["g.fm2", "ws.json"]);
+}
+
+#[test]
+fn a_device_takes_one_games_movie() {
+    for device in ["/dev/null", "/dev/stdout"] {
+        pf().args([
+            "nes",
+            "bench",
+            "--max-frames",
+            "100",
+            "--games",
+            "2",
+            "--record",
+            device,
+        ])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("a device takes one game's movie"));
+    }
+    assert!(!Path::new("/dev/null-1.fm2").exists());
+    // One game's movie goes to the device as it is.
+    pf().args([
+        "nes",
+        "bench",
+        "--max-frames",
+        "100",
+        "--record",
+        "/dev/stdout",
+    ])
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("version 3"));
+}
+
+#[test]
+fn a_corrupt_checkpoint_is_refused_naming_the_file_and_field() {
+    let dir = temp();
+    let checkpoint = dir.path().join("ck.json");
+    pf().args([
+        "nes",
+        "tune",
+        "--format",
+        "rom",
+        "--generations",
+        "1",
+        "--population",
+        "4",
+        "--games",
+        "1",
+        "--linecap",
+        "1",
+        "--fixed",
+        "surface",
+        "--checkpoint",
+    ])
+    .arg(&checkpoint)
+    .assert()
+    .success();
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    // A field to name and how to spoil it.
+    type Edit = (&'static str, fn(&mut serde_json::Value));
+    let edits: [Edit; 4] = [
+        ("setup.games", |v| v["setup"]["games"] = 0.into()),
+        ("es.mean", |v| {
+            v["es"]["mean"].as_array_mut().unwrap().truncate(5);
+        }),
+        ("es.sigma", |v| v["es"]["sigma"] = "NaN".into()),
+        ("es.variances[0]", |v| v["es"]["variances"][0] = "-5".into()),
+    ];
+    for (field, edit) in edits {
+        let mut v = good.clone();
+        edit(&mut v);
+        std::fs::write(&checkpoint, v.to_string()).unwrap();
+        pf().args(["nes", "tune", "--generations", "1", "--resume"])
+            .arg(&checkpoint)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains(format!("--resume {}", checkpoint.display()))
+                    .and(predicate::str::contains(field))
+                    .and(predicate::str::contains("panicked").not()),
+            );
+    }
+}
+
+#[test]
+fn a_repeated_movie_header_key_is_refused_with_its_line() {
+    let dir = temp();
+    let good = movie_text();
+    let header_lines = good.lines().take_while(|l| !l.starts_with('|')).count();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.insert(header_lines, "romChecksum base64:AAAA");
+    let movie = write(dir.path(), "twice.fm2", &(lines.join("\n") + "\n"));
+    pf().args(["nes", "replay", movie.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains(format!("fm2 line {}:", header_lines + 1))
+                .and(predicate::str::contains("`romChecksum` given again")),
+        );
 }
 
 #[test]

@@ -150,8 +150,9 @@ fn bad_input_is_an_error_with_a_location() {
     assert!(err.contains("bad.txt:2:3"), "{err}");
     assert!(err.contains("'Q'"), "{err}");
 
+    // A name that is not an AI's: a usage error, as clap's own are.
     let out = playfield(&["standard", "bench", "--ai", "nobody"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
@@ -172,7 +173,7 @@ fn bad_input_is_an_error_with_a_location() {
 
     // The research end rule needs the simplified model.
     let out = playfield(&["standard", "bench", "--end-rule", "no-placement"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
