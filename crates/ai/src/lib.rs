@@ -1,5 +1,6 @@
 //! Tetris players: boards, features, placement search and evaluators.
 
+pub mod json;
 pub mod nes;
 pub mod standard;
 

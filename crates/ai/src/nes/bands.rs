@@ -136,10 +136,8 @@ impl Bands {
                     TERM_NAMES.join(", ")
                 ));
             };
-            if !value.is_finite() {
-                return Err(format!(
-                    "band {band}: term {name} is {value}, expected a finite number"
-                ));
+            if let Some(problem) = super::score::term_problem(known, value) {
+                return Err(format!("band {band}: {problem}"));
             }
             checked.insert(known, value);
         }
@@ -202,8 +200,16 @@ impl<'de> Deserialize<'de> for Bands {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bands, D::Error> {
         let raw = BTreeMap::<String, BTreeMap<String, f64>>::deserialize(d)?;
         let mut bands = Bands::default();
+        let mut keys: BTreeMap<Band, &str> = BTreeMap::new();
         for (key, terms) in &raw {
             let band: Band = key.parse().map_err(serde::de::Error::custom)?;
+            // "18" and "018", or "double_speed" and "double-speed": one band given twice, and
+            // only one of them would hold.
+            if let Some(other) = keys.insert(band, key) {
+                return Err(serde::de::Error::custom(format!(
+                    "bands {other:?} and {key:?} are the same band"
+                )));
+            }
             bands
                 .insert(band, terms)
                 .map_err(serde::de::Error::custom)?;
@@ -394,6 +400,25 @@ mod tests {
             .to_string();
         assert!(e.contains("bad weights"), "{e}");
         assert!(with(r#"{"bands":{"double_speed":{"burn":0}},"#).is_ok());
+        let e = with(r#"{"bands":{"18":{"tetris":1},"018":{"tetris":2}},"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"018\" and \"18\" are the same band"), "{e}");
+        let e = with(r#"{"bands":{"double_speed":{},"double-speed":{"burn":1}},"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("same band"), "{e}");
+        let e = with(r#"{"bands":{"29":{"safe_height_fast":-2}},"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("band 29: term safe_height_fast is -2, expected 0 to 20 (rows)"),
+            "{e}"
+        );
+        let e = with(r#"{"bands":{"29":{"danger":-1.7e308}},"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("term danger") && e.contains("a price"), "{e}");
     }
 
     #[test]

@@ -165,6 +165,11 @@ impl ScoreWeights {
                 path: path.display().to_string(),
                 message,
             },
+            WeightsError::BadTerm { term, message, .. } => WeightsError::BadTerm {
+                path: path.display().to_string(),
+                term,
+                message,
+            },
             other => other,
         })
     }
@@ -179,14 +184,21 @@ impl ScoreWeights {
             path: "<text>".to_owned(),
             message: e.to_string(),
         };
+        crate::json::check_unique_keys(text).map_err(parse_error)?;
         let mut value: serde_json::Value = serde_json::from_str(text).map_err(parse_error)?;
         // How a tuned file was made (`playfield nes tune` writes it beside the terms).
         if let Some(map) = value.as_object_mut() {
             map.remove(HOW_MADE);
         }
         let w: ScoreWeights = serde_json::from_value(value).map_err(parse_error)?;
-        if let Some((name, value)) = w.terms().into_iter().find(|(_, v)| !v.is_finite()) {
-            return Err(WeightsError::NotFinite { term: name, value });
+        for (term, value) in w.terms() {
+            if let Some(message) = term_problem(term, value) {
+                return Err(WeightsError::BadTerm {
+                    path: "<text>".to_owned(),
+                    term,
+                    message,
+                });
+            }
         }
         Ok(w)
     }
@@ -251,6 +263,46 @@ pub const TERM_NAMES: [&str; 30] = [
     "double_speed_well",
 ];
 
+/// The largest price (in either direction) a term may set: far beyond any tuned or hand-set
+/// weight, and small enough that a board's sum of terms stays finite.
+pub const MOST_PRICE: f64 = 1e6;
+
+/// The values term `name` may take, with what it counts: heights are rows of the 20-row
+/// playfield, line counts lines, the line-out risk a chance; every other term is a price.
+#[must_use]
+pub fn term_range(name: &str) -> (f64, f64, &'static str) {
+    match name {
+        "safe_height_slow" | "safe_height" | "safe_height_fast" | "safe_height_double"
+        | "double_speed_well" => (0.0, 20.0, "rows"),
+        "drought_margin" => (-20.0, 20.0, "rows"),
+        "endgame_lines" | "transition_lines" | "cash_in_lines" => (0.0, 10_000.0, "lines"),
+        "line_out_risk" => (0.0, 1.0, "a chance"),
+        _ => (-MOST_PRICE, MOST_PRICE, "a price"),
+    }
+}
+
+/// Why term `name` cannot be `value`, if it cannot: not finite, or outside [`term_range`].
+#[must_use]
+pub fn term_problem(name: &str, value: f64) -> Option<String> {
+    let (low, high, unit) = term_range(name);
+    if !value.is_finite() {
+        Some(format!("term {name} is {value}, expected a finite number"))
+    } else if !(low..=high).contains(&value) {
+        Some(format!(
+            "term {name} is {value}, expected {low} to {high} ({unit})"
+        ))
+    } else {
+        None
+    }
+}
+
+/// `value` brought into term `name`'s [`term_range`] (a tuning's sample may step outside it).
+#[must_use]
+pub fn clamp_term(name: &str, value: f64) -> f64 {
+    let (low, high, _) = term_range(name);
+    value.clamp(low, high)
+}
+
 /// A weights file that cannot be used.
 #[derive(Debug, Error)]
 pub enum WeightsError {
@@ -270,13 +322,15 @@ pub enum WeightsError {
         /// What the parser said, with line and column.
         message: String,
     },
-    /// A term is infinite or not a number.
-    #[error("bad weights: term {term} is {value}, expected a finite number")]
-    NotFinite {
+    /// A term is infinite, not a number, or outside its range ([`term_range`]).
+    #[error("bad weights in {path}: {message}")]
+    BadTerm {
+        /// The file.
+        path: String,
         /// The term.
         term: &'static str,
-        /// Its value.
-        value: f64,
+        /// What is wrong with its value.
+        message: String,
     },
 }
 
@@ -1229,6 +1283,37 @@ mod tests {
         assert!(e.contains("unknown field"), "{e}");
         assert!(ScoreWeights::parse("[1,2]").is_err());
         assert!(ScoreWeights::parse("").is_err());
+        // A term given twice: serde_json would keep the second without a word.
+        let twice = json.replacen('{', "{\"holes\":-1,", 1);
+        let e = ScoreWeights::parse(&twice).unwrap_err().to_string();
+        assert!(e.contains("\"holes\" given twice"), "{e}");
+        // Heights, line counts and the risk have ranges; prices a bound that keeps sums finite.
+        for (from, to, says) in [
+            (
+                "\"safe_height_slow\":9.0",
+                "\"safe_height_slow\":-3",
+                "expected 0 to 20 (rows)",
+            ),
+            (
+                "\"line_out_risk\":0.3",
+                "\"line_out_risk\":1.5",
+                "expected 0 to 1 (a chance)",
+            ),
+            ("\"endgame_lines\":12.0", "\"endgame_lines\":-1", "(lines)"),
+            ("\"holes\":-20.0", "\"holes\":-1.7e308", "(a price)"),
+        ] {
+            assert!(json.contains(from), "{from}");
+            let e = ScoreWeights::parse(&json.replacen(from, to, 1))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{to}: {e}");
+        }
+        for name in TERM_NAMES {
+            let (low, high, _) = term_range(name);
+            assert!(term_problem(name, low).is_none() && term_problem(name, high).is_none());
+            assert_eq!(clamp_term(name, f64::MAX), high);
+            assert!(term_problem(name, f64::NAN).is_some());
+        }
     }
 
     #[test]
@@ -1567,12 +1652,22 @@ mod tests {
         );
         assert_eq!(w.clear_reward(4, &survival, false), 0.0);
         // A band's weights keep the value.
-        let banded = ScoreWeights::parse(&serde_json::to_string(&w).unwrap().replacen(
+        let unbanded = ScoreWeights {
+            bands: Default::default(),
+            ..w.clone()
+        };
+        let banded = ScoreWeights::parse(&serde_json::to_string(&unbanded).unwrap().replacen(
             '{',
             r#"{"bands":{"29":{"tetris":60.0}},"#,
             1,
         ))
         .unwrap();
+        assert_eq!(
+            banded
+                .band_weights(crate::nes::bands::Band::FromLevel(29))
+                .tetris,
+            60.0
+        );
         assert_eq!(
             banded
                 .band_weights(crate::nes::bands::Band::FromLevel(29))

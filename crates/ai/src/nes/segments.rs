@@ -24,6 +24,11 @@ use super::player::Player;
 /// 29-38, double speed.
 pub const BANDS: [u32; 4] = [0, 130, 230, 330];
 
+/// The most frames a position's input may hold: some 27 times the longest the benchmark's
+/// games take to reach the double-speed band (about 37,500), so that a damaged or hand-made
+/// file is refused before its replay takes hours and gigabytes.
+pub const MOST_FRAMES: u64 = 1_000_000;
+
 /// One saved position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
@@ -75,7 +80,10 @@ pub enum SegmentError {
         wanted: String,
     },
     /// A position's input does not reach a state where a segment can start.
-    #[error("position of seed {seed} (band {band}): its input does not end in play between pieces")]
+    #[error(
+        "position of seed {seed} (band {band}): its input does not end in play between pieces at \
+         the position's lines and score"
+    )]
     NotBetweenPieces {
         /// Its seed.
         seed: u64,
@@ -122,16 +130,38 @@ impl PositionFile {
         }
     }
 
-    /// Parses a position file and checks that it was made for `options`' games.
+    /// Parses a position file and checks that it was made for `options`' games, and that each
+    /// position names one of the [`BANDS`] and holds at most [`MOST_FRAMES`] frames.
     ///
     /// # Errors
-    /// When the text is not a position file or its options differ.
+    /// When the text is not a position file (a key given twice included), its options differ,
+    /// or a position's band or input cannot be one `positions_from_games` cuts.
     pub fn parse(text: &str, options: &BenchOptions) -> Result<PositionFile, SegmentError> {
+        crate::json::check_unique_keys(text).map_err(|e| SegmentError::Parse(e.to_string()))?;
         let file: PositionFile =
             serde_json::from_str(text).map_err(|e| SegmentError::Parse(e.to_string()))?;
         let (made, wanted) = (options_text(&file.options()), options_text(options));
         if made != wanted {
             return Err(SegmentError::Options { made, wanted });
+        }
+        for (i, p) in file.positions.iter().enumerate() {
+            if !BANDS.contains(&p.band) {
+                return Err(SegmentError::Parse(format!(
+                    "position {i} (seed {}): band {} is not one of the bands' first lines {BANDS:?}",
+                    p.seed, p.band
+                )));
+            }
+            let frames = p
+                .input
+                .iter()
+                .try_fold(0u64, |sum, &(_, n)| sum.checked_add(u64::from(n)));
+            if frames.is_none_or(|f| f > MOST_FRAMES) {
+                return Err(SegmentError::Parse(format!(
+                    "position {i} (seed {}): its input runs past {MOST_FRAMES} frames, \
+                     far beyond any game to the last band",
+                    p.seed
+                )));
+            }
         }
         Ok(file)
     }
@@ -254,7 +284,7 @@ pub fn replay_positions(
                 input.push(Buttons::from_bits_retain(b));
             }
         }
-        if !between_pieces(&nes) || nes.lines() != p.lines {
+        if !between_pieces(&nes) || nes.lines() != p.lines || nes.uncapped_score() != p.score {
             return Err(SegmentError::NotBetweenPieces {
                 seed: p.seed,
                 band: p.band,
@@ -419,6 +449,29 @@ mod tests {
         // Other options are refused.
         let other = Format::Rom.options();
         assert!(PositionFile::parse(&text, &other).is_err());
+        // So are a band that is none of the bands' first lines, an input too long to replay, a
+        // key given twice, and a score the input does not reach.
+        let mut bad = file.clone();
+        bad.positions[0].band = 77;
+        let e = PositionFile::parse(&serde_json::to_string(&bad).unwrap(), &options)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("band 77 is not one of"), "{e}");
+        let mut bad = file.clone();
+        bad.positions[0].input.push((0, u32::MAX));
+        let e = PositionFile::parse(&serde_json::to_string(&bad).unwrap(), &options)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("runs past 1000000 frames"), "{e}");
+        let twice = text.replacen("\"level\":", "\"level\":18,\"level\":", 1);
+        let e = PositionFile::parse(&twice, &options)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"level\" given twice"), "{e}");
+        let mut bad = file.clone();
+        bad.positions[0].score += 40;
+        let e = replay_positions(&bad, &options).unwrap_err().to_string();
+        assert!(e.contains("does not end in play between pieces"), "{e}");
     }
 
     /// The pieces spawned from `start` on (piece indexes), `lines` lines played by `player`

@@ -236,7 +236,9 @@ impl Checkpoint {
                 if self.setup.fixed.iter().any(|f| f == name) {
                     *s
                 } else {
-                    s + scale(*s) * x
+                    // A sample may step past a term's range (a negative safe height): it plays
+                    // at the range's end, as a file of it would have to be written.
+                    super::score::clamp_term(name, s + scale(*s) * x)
                 }
             })
             .collect();
@@ -420,6 +422,8 @@ pub fn open_run(
     what: &str,
 ) -> Result<(Checkpoint, BenchOptions, Objective), ResumeError> {
     let fail = |message: String| ResumeError(format!("{what}: {message}"));
+    crate::json::check_unique_keys(text)
+        .map_err(|e| fail(format!("not a tuning checkpoint ({e})")))?;
     let checkpoint: Checkpoint =
         serde_json::from_str(text).map_err(|e| fail(format!("not a tuning checkpoint ({e})")))?;
     if checkpoint.kind != CHECKPOINT_KIND {

@@ -370,6 +370,29 @@ fn weights_files_are_checked_and_tuning_writes_loadable_weights() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("missing field"), "{err}");
+    // A term set twice (serde_json would keep the second in silence) and a term out of its
+    // range are refused with the file and the term.
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../ai/weights/score.json"
+    ))
+    .unwrap();
+    for (text, says) in [
+        (
+            shipped.replacen('{', "{\"tetris\": 90,", 1),
+            "key \"tetris\" given twice",
+        ),
+        (
+            shipped.replacen("\"safe_height\": 8.0", "\"safe_height\": -8.0", 1),
+            "term safe_height is -8, expected 0 to 20 (rows)",
+        ),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let out = playfield(&["nes", "bench", "--weights", bad.to_str().unwrap()], "1");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says) && err.contains("bad.json"), "{err}");
+    }
     let out = playfield(
         &[
             "nes",
@@ -816,6 +839,7 @@ fn a_value_is_learned_from_games_and_played_with() {
     assert_eq!(file["how_made"]["iterations"].as_array().unwrap().len(), 2);
     assert_eq!(file["how_made"]["linecap"], 12);
     fits_the_terms_and_lines(&file);
+    assert_eq!(file["value"]["rates"], serde_json::json!(["level_18"]));
     // The file plays: the bench loads it.
     let games = json_objects(playfield(
         &[
@@ -836,8 +860,15 @@ fn a_value_is_learned_from_games_and_played_with() {
     assert!(games[0]["lines"].as_u64().is_some());
     // The regression on the points to the end, with every board written for fits outside.
     let samples = dir.join("boards.csv");
-    let (_, file) = learn(&["--samples-out", samples.to_str().unwrap()]);
+    let (text, file) = learn(&["--samples-out", samples.to_str().unwrap()]);
     fits_the_terms_and_lines(&file);
+    // Twelve lines at level 18 meet no other gravity: the value rates level 18 alone and
+    // leaves the others to the terms (a value of zeros would rate all their boards alike).
+    assert_eq!(file["value"]["rates"], serde_json::json!(["level_18"]));
+    assert!(
+        text.contains("double_speed 0 boards, too few: the terms rate it"),
+        "{text}"
+    );
     let csv = std::fs::read_to_string(&samples).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -862,12 +893,20 @@ fn a_value_is_learned_from_games_and_played_with() {
     // A format without a line cap has no lines left to learn from.
     let out = playfield(
         &[
-            "nes", "learn", "--format", "rom", "--games", "1", "--out", learned,
+            "nes", "learn", "--format", "rom", "--games", "2", "--out", learned,
         ],
         "1",
     );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs a line cap"), "{err}");
+    // One game gives no interval for its scores.
+    let out = playfield(&["nes", "learn", "--games", "1", "--out", learned], "1");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--games") && err.contains("from 2 to 100000"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
