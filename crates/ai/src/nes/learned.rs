@@ -584,8 +584,13 @@ pub fn fit(
     used: &[bool; FEATURES],
     fallback: &LearnedValue,
 ) -> (LearnedValue, Vec<FitReport>) {
-    // The fit is linear: a fallback's networks would not fit what it leaves.
-    let mut out = LearnedValue::linear(fallback.coefficients);
+    // The fit is linear: a fallback's networks would not fit what it leaves. A gravity too few
+    // boards met keeps the fallback's coefficients, and is rated only where the fallback rates
+    // it (a value of zeros would rate every board alike).
+    let mut out = LearnedValue {
+        rates: fallback.rates,
+        ..LearnedValue::linear(fallback.coefficients)
+    };
     let mut reports = Vec::new();
     for (class, key) in GRAVITY_KEYS.iter().enumerate() {
         let rows: Vec<&Sample> = samples.iter().filter(|s| s.class == class).collect();
@@ -649,6 +654,7 @@ pub fn fit(
             .map(|s| (s.future - value.value(class, &s.features)).powi(2))
             .sum();
         out.coefficients[class] = coefficients;
+        out.rates[class] = true;
         reports.push(FitReport {
             gravity: key,
             samples: n,
@@ -785,7 +791,16 @@ pub fn fit_lstd(
             }
         }
     }
-    Some(LearnedValue::linear(coefficients))
+    // A gravity with too few boards for a regression of its own (as in [`fit`]) is left to
+    // the terms: its coefficients rest on the ridge and the other gravities' boards alone.
+    let mut rates = [false; 4];
+    for (class, rated) in rates.iter_mut().enumerate() {
+        *rated = all.iter().filter(|s| s.class == class).count() >= 2 * FEATURES;
+    }
+    Some(LearnedValue {
+        rates,
+        ..LearnedValue::linear(coefficients)
+    })
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.

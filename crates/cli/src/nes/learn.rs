@@ -25,8 +25,8 @@ pub struct LearnArgs {
     /// The line cap instead of the format's, 1 to 100,000.
     #[arg(long, value_name = "L", value_parser = int(1u32, 100_000))]
     linecap: Option<u32>,
-    /// Games played per iteration, 1 to 100,000.
-    #[arg(long, value_name = "N", default_value_t = 32, value_parser = int(1u64, 100_000))]
+    /// Games played per iteration, 2 to 100,000 (the scores' interval needs two).
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = int(2u64, 100_000))]
     games: u64,
     /// Batch seed of the first iteration's games (the benchmark's level-menu waits, never the
     /// held-out games); iteration i plays batch seed + i.
@@ -121,10 +121,12 @@ pub fn run(args: &LearnArgs) -> Result<()> {
         check_output_dir(path, "--samples-out")?;
     }
     let input = options.input_model()?;
-    let mut value = start
-        .value
-        .clone()
-        .unwrap_or(LearnedValue::linear([[0.0; FEATURES]; 4]));
+    // Without a value to start from, a gravity the games give too few boards to fit stays
+    // with the terms (see `learned::fit`).
+    let mut value = start.value.clone().unwrap_or(LearnedValue {
+        rates: [false; 4],
+        ..LearnedValue::linear([[0.0; FEATURES]; 4])
+    });
     let mut playing = start.clone();
     let used = if args.all_features {
         [true; FEATURES]
@@ -159,7 +161,17 @@ pub fn run(args: &LearnArgs) -> Result<()> {
         };
         let fits: Vec<String> = reports
             .iter()
-            .map(|r| format!("{} {} boards R² {:.3}", r.gravity, r.samples, r.r_squared))
+            .zip(value.rates)
+            .map(|(r, rated)| {
+                if rated {
+                    format!("{} {} boards R² {:.3}", r.gravity, r.samples, r.r_squared)
+                } else {
+                    format!(
+                        "{} {} boards, too few: the terms rate it",
+                        r.gravity, r.samples
+                    )
+                }
+            })
             .collect();
         out.line(format!(
             "iteration {}: batch {seed}, {} games played with {}: mean {mean:.0} ± {half:.0}; \
