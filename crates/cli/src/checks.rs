@@ -64,6 +64,16 @@ pub fn not_applicable(option: &str, why: &str) -> anyhow::Error {
     usage(format!("{option} does not apply {why}"))
 }
 
+/// How the user gave the ROM, for messages: `--rom` when the command line has it, else
+/// `$PLAYFIELD_ROM` (the options' default), so that a bad path in the environment is not
+/// blamed on an option the user never typed.
+pub fn rom_option() -> &'static str {
+    let given = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "--rom" || a.to_string_lossy().starts_with("--rom="));
+    if given { "--rom" } else { "$PLAYFIELD_ROM" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

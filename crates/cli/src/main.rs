@@ -79,7 +79,7 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
         .as_ref()
         .map(playfield_rom::EngineData::load)
         .transpose()
-        .context("--rom")?;
+        .context(checks::rom_option())?;
     playfield_web::serve(&playfield_web::ServeConfig {
         host: args.host,
         port: args.port,
@@ -88,8 +88,35 @@ fn serve(args: &ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `cmd` with `--rom`'s default from `$PLAYFIELD_ROM` dropped everywhere: the variable is set
+/// but empty, which means no ROM (as the tests read it), where clap would take the empty text
+/// as `--rom`'s value and refuse it.
+fn without_rom_env(mut cmd: clap::Command) -> clap::Command {
+    if cmd.get_arguments().any(|a| a.get_id() == "rom") {
+        cmd = cmd.mut_arg("rom", |a| a.env(None::<&str>));
+    }
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, without_rom_env);
+    }
+    cmd
+}
+
+/// The command line, read.
+fn parse_command_line() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    if std::env::var_os("PLAYFIELD_ROM").is_none_or(|v| !v.is_empty()) {
+        return Cli::parse();
+    }
+    let matches = without_rom_env(Cli::command()).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let who = cli.who;
     let result = match cli.command {
         Some(Command::Nes(cmd)) => nes::run(cmd),

@@ -253,7 +253,11 @@ fn record_game_at(base: &Path, games: u64, other: &Path) -> Option<u64> {
 fn check_outputs(args: &BenchArgs, games: u64) -> Result<()> {
     let mut inputs: Vec<(&str, &Path)> = Vec::new();
     inputs.extend(args.who.weights.as_deref().map(|p| ("--weights", p)));
-    inputs.extend(args.rom.as_deref().map(|p| ("--rom", p)));
+    inputs.extend(
+        args.rom
+            .as_deref()
+            .map(|p| (crate::checks::rom_option(), p)),
+    );
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     outputs.extend(args.plot.as_deref().map(|p| ("--plot", p)));
     if let Some(record) = &args.record {
@@ -419,7 +423,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let program = match (&rom, &args.rom) {
         (Some(rom), Some(path)) => Some(Arc::new(
             ProgramData::from_ines(rom.bytes())
-                .with_context(|| format!("--rom {}", path.display()))?,
+                .with_context(|| format!("{} {}", crate::checks::rom_option(), path.display()))?,
         )),
         _ => None,
     };

@@ -106,7 +106,7 @@ pub fn run(cmd: Command) -> Result<()> {
 
 /// Loads and checks the ROM (its SHA-1 must be Tetris (USA)'s).
 pub(crate) fn load_rom(path: &Path) -> Result<Rom> {
-    Rom::load(path).context("--rom")
+    Rom::load(path).context(crate::checks::rom_option())
 }
 
 /// How a report tells the user to give the ROM, whose program the lag model runs, where a game
@@ -124,7 +124,7 @@ pub(crate) fn rom_data(rom: Option<&PathBuf>) -> Result<RomData> {
     let Some(path) = rom else {
         return Ok((None, None));
     };
-    let data = EngineData::load(path).context("--rom")?;
+    let data = EngineData::load(path).context(crate::checks::rom_option())?;
     Ok((Some(data.demo), Some(data.program)))
 }
 
@@ -132,7 +132,7 @@ pub(crate) fn rom_data(rom: Option<&PathBuf>) -> Result<RomData> {
 pub(crate) fn demo_data(rom: Option<&PathBuf>) -> Result<Option<Arc<DemoData>>> {
     let Some(path) = rom else { return Ok(None) };
     let rom = load_rom(path)?;
-    let demo =
-        DemoData::from_ines(rom.bytes()).with_context(|| format!("--rom {}", path.display()))?;
+    let demo = DemoData::from_ines(rom.bytes())
+        .with_context(|| format!("{} {}", crate::checks::rom_option(), path.display()))?;
     Ok(Some(Arc::new(demo)))
 }

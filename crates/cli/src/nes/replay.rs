@@ -86,7 +86,11 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
     }
     if let Some(path) = &args.trace {
         let mut inputs = vec![("the movie", args.movie.as_path())];
-        inputs.extend(args.rom.as_deref().map(|r| ("--rom", r)));
+        inputs.extend(
+            args.rom
+                .as_deref()
+                .map(|r| (crate::checks::rom_option(), r)),
+        );
         check_distinct(&inputs, &[("--trace", path)])?;
     }
     let mut trace = match &args.trace {

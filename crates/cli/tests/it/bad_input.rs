@@ -460,6 +460,29 @@ fn a_missing_rom_is_named_with_the_os_error_once() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
     assert!(err.contains("/nonexistent.nes"), "{err}");
+    assert!(err.starts_with("error: --rom:"), "{err}");
+    // A path from the environment is blamed on the environment, not on an option never typed.
+    let dir = temp();
+    let movie = write(dir.path(), "m.fm2", &movie_text());
+    let movie = movie.to_str().unwrap();
+    for command in [&["nes", "bench"][..], &["nes", "replay", movie], &["serve"]] {
+        let out = pf()
+            .env("PLAYFIELD_ROM", "/nonexistent.nes")
+            .args(command)
+            .assert()
+            .failure();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            err.contains("$PLAYFIELD_ROM") && !err.contains("--rom"),
+            "{command:?}: {err}"
+        );
+    }
+    // Set but empty means no ROM (clap would take "" as --rom's value and refuse it).
+    pf().env("PLAYFIELD_ROM", "")
+        .args(["nes", "bench", "--games", "1", "--linecap", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("game 1:"));
 }
 
 #[test]
