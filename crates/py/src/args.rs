@@ -89,6 +89,7 @@ macro_rules! int_args {
 
 int_args! {
     reaction("reaction"): u32 = 0u32, MAX_REACTION;
+    buttons("buttons"): u8 = 0u8, u8::MAX;
     frame("frame"): u32 = 0u32, u32::MAX;
     any_level("level"): u8 = 0u8, u8::MAX;
     lookahead("lookahead"): u8 = 1u8, 2u8;

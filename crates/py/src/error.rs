@@ -276,9 +276,6 @@ pub enum ArgError {
         /// Its `dtype`, if it has one.
         dtype: String,
     },
-    /// A buttons value outside a byte.
-    #[error("buttons must be a byte 0-255, got {0}")]
-    ButtonsByte(i64),
     /// The ROM given with `rom` (or `PLAYFIELD_ROM`) cannot be read or is not Tetris (USA).
     #[error("rom: {0}")]
     Rom(String),

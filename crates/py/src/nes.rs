@@ -278,8 +278,7 @@ impl PyNes {
     }
 
     /// Runs one frame with `buttons` (0-255); returns the frame's events as bits.
-    fn step(&mut self, buttons: i64) -> PyResult<u16> {
-        let b = u8::try_from(buttons).map_err(|_| ArgError::ButtonsByte(buttons))?;
+    fn step(&mut self, #[pyo3(from_py_with = args::buttons)] b: u8) -> PyResult<u16> {
         if let Some(h) = self.history.as_mut() {
             h.push(b);
         }

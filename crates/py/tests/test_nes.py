@@ -39,8 +39,13 @@ def test_bad_buttons_are_python_errors():
         n.step_many(np.zeros(4, dtype=np.float64))
     with pytest.raises(TypeError):
         n.step_many([1, 2, 3])
-    with pytest.raises(ValueError, match="0-255"):
-        n.step(256)
+    for bad in (256, -1, 2**64, 2**200):
+        with pytest.raises(ValueError, match="buttons must be 0-255"):
+            n.step(bad)
+    with pytest.raises(TypeError, match="buttons must be an int"):
+        n.step(1.5)
+    with pytest.raises(TypeError, match="buttons must be an int"):
+        n.step(True)
     assert n.frame == 0
 
 
