@@ -68,7 +68,11 @@ export function mount(root) {
     if (socket) { socket.onclose = null; socket.close(); }
     paused = false; $('std-pause').textContent = 'Pause';
     socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/standard?${q}`);
-    socket.onmessage = (e) => draw(JSON.parse(e.data));
+    socket.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.error) { $('std-error').textContent = m.error; return; }
+      draw(m);
+    };
     if ($('std-mode').value === 'play') $('std-canvas').focus();
   }
   for (const b of root.querySelectorAll('#std-touch button')) b.onclick = () => send(b.dataset.control);

@@ -23,7 +23,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
-use crate::session::{self, BadControl};
+use crate::session;
 use crate::watch::NTSC_FPS;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
@@ -108,16 +108,10 @@ async fn session(
 ) {
     let live = LiveGame::start(counters, |c| &c.play_games);
     let runtime = tokio::runtime::Handle::current();
-    session::run(
-        socket,
-        4,
-        live,
-        BadControl::Answer,
-        move |frames, controls| {
-            let permit = || session::search_permit(&runtime, &searches, &frames);
-            play(&settings, &state, &frames, controls, permit);
-        },
-    )
+    session::run(socket, 4, live, move |frames, controls| {
+        let permit = || session::search_permit(&runtime, &searches, &frames);
+        play(&settings, &state, &frames, controls, permit);
+    })
     .await;
 }
 

@@ -10,15 +10,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 
 use crate::LiveGame;
 
-/// What a session does with a control message it cannot read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BadControl {
-    /// Passes over it.
-    Ignore,
-    /// Answers the page with `{"error": …}`.
-    Answer,
-}
-
 /// A control message's own check, once it is read: a value the game cannot use (a speed out of
 /// range) is answered like a message that cannot be read, not passed over in silence.
 pub(crate) trait CheckControl {
@@ -30,13 +21,13 @@ pub(crate) trait CheckControl {
 
 /// Runs one connection until either side goes: `game` on a blocking thread with the frames'
 /// sender (a channel of `frames` messages) and the controls' receiver, the frames out to the
-/// page and its controls in. Dropping the frames' receiver makes the game thread's next send
+/// page and its controls in (a control that cannot be read or used is answered with
+/// `{"error": …}`, which the page shows). Dropping the frames' receiver makes the game thread's next send
 /// fail: it ends and frees the game (and `live`, its count).
 pub(crate) async fn run<C>(
     mut socket: WebSocket,
     frames: usize,
     live: LiveGame,
-    bad_control: BadControl,
     game: impl FnOnce(mpsc::Sender<String>, mpsc::UnboundedReceiver<C>) + Send + 'static,
 ) where
     C: DeserializeOwned + CheckControl + Send + 'static,
@@ -64,14 +55,13 @@ pub(crate) async fn run<C>(
                         Ok(c) => {
                             let _ = control_tx.send(c);
                         }
-                        Err(e) if bad_control == BadControl::Answer => {
+                        Err(e) => {
                             let error =
                                 serde_json::json!({ "error": format!("bad control message: {e}") });
                             if socket.send(Message::Text(error.to_string().into())).await.is_err() {
                                 break;
                             }
                         }
-                        Err(_) => {}
                     }
                 }
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use crate::fields::Fields;
-use crate::session::{self, BadControl};
+use crate::session;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
 /// A message from the page.
@@ -38,7 +38,18 @@ pub enum Control {
     Speed(f64),
 }
 
-impl session::CheckControl for Control {}
+impl session::CheckControl for Control {
+    fn problem(&self) -> Option<String> {
+        match self {
+            Control::Speed(x) if !SPEED_RANGE.contains(x) => Some(format!(
+                "speed {x} is not from {} to {}",
+                SPEED_RANGE.start(),
+                SPEED_RANGE.end()
+            )),
+            _ => None,
+        }
+    }
+}
 
 struct Settings {
     game: Game,
@@ -120,15 +131,9 @@ async fn session(socket: WebSocket, mut settings: Settings, counters: Arc<Counte
         Game::new(STANDARD_HEIGHT, 1, PieceSource::alternating_sz()).expect("a valid game"),
     );
     let live = LiveGame::start(counters, |c| &c.standard_games);
-    session::run(
-        socket,
-        2,
-        live,
-        BadControl::Ignore,
-        move |frames, controls| {
-            run(settings, game, &frames, controls);
-        },
-    )
+    session::run(socket, 2, live, move |frames, controls| {
+        run(settings, game, &frames, controls);
+    })
     .await;
 }
 
@@ -183,7 +188,8 @@ fn run(
         loop {
             match controls.try_recv() {
                 Ok(Control::Pause(p)) => paused = p,
-                Ok(Control::Speed(x)) if SPEED_RANGE.contains(&x) => speed = x,
+                // Out-of-range speeds were answered and not passed on (`problem`).
+                Ok(Control::Speed(x)) => speed = x,
                 Ok(c) if settings.player.is_none() && !paused && game.game_over().is_none() => {
                     match c {
                         Control::Left => {

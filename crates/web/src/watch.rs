@@ -18,7 +18,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use crate::fields::Fields;
 use crate::nes_frame::NesFrame;
-use crate::session::{self, BadControl};
+use crate::session;
 use crate::{ApiError, AppState, Counters, LiveGame};
 
 /// NTSC NES frames per second (the PPU's 60.0988 Hz).
@@ -129,16 +129,10 @@ async fn session(
 ) {
     let live = LiveGame::start(counters, |c| &c.watch_games);
     let runtime = tokio::runtime::Handle::current();
-    session::run(
-        socket,
-        2,
-        live,
-        BadControl::Answer,
-        move |frames, controls| {
-            let permit = || session::search_permit(&runtime, &searches, &frames);
-            play(settings, nes, &frames, controls, permit);
-        },
-    )
+    session::run(socket, 2, live, move |frames, controls| {
+        let permit = || session::search_permit(&runtime, &searches, &frames);
+        play(settings, nes, &frames, controls, permit);
+    })
     .await;
 }
 

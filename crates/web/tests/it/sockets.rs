@@ -206,3 +206,39 @@ fn play_socket_answers_a_bad_control_message() {
         ws.close(None).await.unwrap();
     });
 }
+
+#[test]
+fn standard_socket_answers_a_bad_control_message() {
+    let server = server();
+    client(async move {
+        let url = format!(
+            "ws://{}/ws/standard?mode=play&ai=dellacherie&seed=1&level=1&speed=1",
+            server.addr
+        );
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        for bad in [
+            r#""jump""#,
+            r#"{"speed": 0}"#,
+            r#"{"speed": 5000}"#,
+            r#"{"pause": "x"}"#,
+            "garbage",
+        ] {
+            ws.send(Message::Text(bad.into())).await.unwrap();
+            let mut answered = false;
+            for _ in 0..500 {
+                let m = next_json(&mut ws).await;
+                if let Some(e) = m["error"].as_str() {
+                    assert!(e.contains("bad control message"), "{bad}: {e}");
+                    answered = true;
+                    break;
+                }
+            }
+            assert!(answered, "{bad}: no error answered");
+        }
+        // A good control still plays: the piece moves.
+        ws.send(Message::Text(r#""left""#.into())).await.unwrap();
+        let m = next_json(&mut ws).await;
+        assert!(m.get("error").is_none(), "{m}");
+        ws.close(None).await.unwrap();
+    });
+}
