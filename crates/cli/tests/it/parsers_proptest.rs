@@ -1,11 +1,14 @@
 //! Arbitrary bytes fed to every parser playfield reads files or text with: movies (.fm2), piece
-//! sequences, Standard boards, Minijong boards, ROM images (the demo tables), and the AI and
+//! sequences, Standard boards, Minijong boards, ROM images (the demo tables), the score player's
+//! weights files, and the AI and
 //! move-model names (trace lines, which only tests read, are fuzzed in `playfield-testkit`). None
 //! may panic; what they accept must make sense. The number of cases is proptest's default (256)
 //! or `PROPTEST_CASES`; `.ci/run` runs a longer, time-bounded round of these as its fuzzing step.
 
 use std::process::Command;
 
+use playfield_ai::nes::ScoreWeights;
+use playfield_ai::nes::score::{TERM_NAMES, term_problem};
 use playfield_ai::standard::{Evaluator, MoveModel};
 use playfield_nes::DemoData;
 use playfield_nes::fm2::Movie;
@@ -76,6 +79,40 @@ proptest! {
     #[test]
     fn rom_images_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..50_000)) {
         let _ = DemoData::from_ines(&bytes);
+    }
+
+    #[test]
+    fn weights_files_never_panic_and_what_they_accept_is_in_range(
+        term in 0..TERM_NAMES.len(),
+        value in prop_oneof![
+            any::<f64>().prop_map(|v| format!("{v:?}")),
+            "-?[0-9]{1,6}(\\.[0-9]{0,3})?(e[+-]?[0-9]{1,3})?",
+            "\"[a-z0-9]{0,4}\"",
+            Just("null".to_owned()),
+            "[\\[\\]{}:,0-9.e\" ]{0,12}",
+        ],
+        repeated in proptest::option::of(0..TERM_NAMES.len()),
+    ) {
+        // The shipped terms, one of them given `value` as written, and maybe one key twice.
+        let shipped = ScoreWeights::shipped();
+        let mut parts: Vec<String> = shipped
+            .terms()
+            .iter()
+            .map(|(name, v)| format!("\"{name}\":{v:?}"))
+            .collect();
+        parts[term] = format!("\"{}\":{value}", TERM_NAMES[term]);
+        if let Some(again) = repeated {
+            parts.push(format!("\"{}\":1", TERM_NAMES[again]));
+        }
+        let text = format!("{{{}}}", parts.join(","));
+        if let Ok(w) = ScoreWeights::parse(&text) {
+            prop_assert!(repeated.is_none(), "a key given twice was accepted: {text}");
+            for (name, v) in w.terms() {
+                prop_assert!(term_problem(name, v).is_none(), "{name} {v} accepted");
+            }
+            let again = ScoreWeights::parse(&serde_json::to_string(&w).unwrap()).unwrap();
+            prop_assert_eq!(again, w);
+        }
     }
 
     #[test]
