@@ -135,7 +135,7 @@ impl PositionFile {
     ///
     /// # Errors
     /// When the text is not a position file (a key given twice included), its options differ,
-    /// or a position's band or input cannot be one `positions_from_games` cuts.
+    /// or a position's band or input cannot be one [`cut_positions`] cuts.
     pub fn parse(text: &str, options: &BenchOptions) -> Result<PositionFile, SegmentError> {
         crate::json::check_unique_keys(text).map_err(|e| SegmentError::Parse(e.to_string()))?;
         let file: PositionFile =
