@@ -19,6 +19,17 @@ pub(crate) trait CheckControl {
     }
 }
 
+/// Why `speed` cannot be used, if it is outside `range` (a control's [`CheckControl::problem`]).
+pub(crate) fn speed_problem(speed: f64, range: &std::ops::RangeInclusive<f64>) -> Option<String> {
+    (!range.contains(&speed)).then(|| {
+        format!(
+            "speed {speed} is not from {} to {}",
+            range.start(),
+            range.end()
+        )
+    })
+}
+
 /// Runs one connection until either side goes: `game` on a blocking thread with the frames'
 /// sender (a channel of `frames` messages) and the controls' receiver, the frames out to the
 /// page and its controls in (a control that cannot be read or used is answered with

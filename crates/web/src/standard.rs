@@ -41,11 +41,7 @@ pub enum Control {
 impl session::CheckControl for Control {
     fn problem(&self) -> Option<String> {
         match self {
-            Control::Speed(x) if !SPEED_RANGE.contains(x) => Some(format!(
-                "speed {x} is not from {} to {}",
-                SPEED_RANGE.start(),
-                SPEED_RANGE.end()
-            )),
+            Control::Speed(x) => session::speed_problem(*x, &SPEED_RANGE),
             _ => None,
         }
     }

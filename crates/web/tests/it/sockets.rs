@@ -177,6 +177,25 @@ async fn watch_game(server: playfield_web::Background) {
     panic!("the closed connection's game is still running");
 }
 
+/// Sends `bad` and checks that an error answers it; frames keep coming, so the answer is
+/// looked for among the next messages.
+async fn assert_answered(
+    ws: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    bad: &str,
+) {
+    ws.send(Message::Text(bad.into())).await.unwrap();
+    for _ in 0..500 {
+        let m = next_json(ws).await;
+        if let Some(e) = m["error"].as_str() {
+            assert!(e.contains("bad control message"), "{bad}: {e}");
+            return;
+        }
+    }
+    panic!("{bad}: no error answered");
+}
+
 #[test]
 fn play_socket_answers_a_bad_control_message() {
     let server = server();
@@ -190,18 +209,7 @@ fn play_socket_answers_a_bad_control_message() {
             r#"{"ghost": "x"}"#,
             "garbage",
         ] {
-            ws.send(Message::Text(bad.into())).await.unwrap();
-            // Frames keep coming: the answer is among the next messages.
-            let mut answered = false;
-            for _ in 0..500 {
-                let m = next_json(&mut ws).await;
-                if let Some(e) = m["error"].as_str() {
-                    assert!(e.contains("bad control message"), "{bad}: {e}");
-                    answered = true;
-                    break;
-                }
-            }
-            assert!(answered, "{bad}: no error answered");
+            assert_answered(&mut ws, bad).await;
         }
         ws.close(None).await.unwrap();
     });
@@ -223,17 +231,7 @@ fn standard_socket_answers_a_bad_control_message() {
             r#"{"pause": "x"}"#,
             "garbage",
         ] {
-            ws.send(Message::Text(bad.into())).await.unwrap();
-            let mut answered = false;
-            for _ in 0..500 {
-                let m = next_json(&mut ws).await;
-                if let Some(e) = m["error"].as_str() {
-                    assert!(e.contains("bad control message"), "{bad}: {e}");
-                    answered = true;
-                    break;
-                }
-            }
-            assert!(answered, "{bad}: no error answered");
+            assert_answered(&mut ws, bad).await;
         }
         // A good control still plays: the piece moves.
         ws.send(Message::Text(r#""left""#.into())).await.unwrap();
